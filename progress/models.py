@@ -1,0 +1,1 @@
+"""Learners' attempts and progress (the learner issue fills this in)."""
