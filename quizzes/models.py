@@ -1,0 +1,152 @@
+"""Quiz content copied from the YAML files: phases, questions and immutable revisions."""
+
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+from .enums import QuestionKind
+
+LANGUAGES = ("en", "es")
+
+
+def localized(texts: dict[str, str], language: str) -> tuple[str, str]:
+    """The text in `language`, falling back to English; also which language it is in."""
+    if texts.get(language):
+        return texts[language], language
+    return texts.get("en", ""), "en"
+
+
+class PhaseQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(retired_at__isnull=True)
+
+
+class Phase(models.Model):
+    number = models.PositiveIntegerField(_("number"), unique=True)
+    slug = models.SlugField(_("slug"), max_length=100)
+    title_en = models.CharField(_("title (English)"), max_length=300)
+    title_es = models.CharField(_("title (Spanish)"), max_length=300, blank=True)
+    source_file = models.CharField(_("source file"), max_length=300)
+    retired_at = models.DateTimeField(_("retired at"), null=True, blank=True)
+
+    objects = PhaseQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["number"]
+        verbose_name = _("phase")
+        verbose_name_plural = _("phases")
+
+    def __str__(self) -> str:
+        return f"{self.number:02d} {self.title_en}"
+
+    def title(self, language: str) -> tuple[str, str]:
+        return localized({"en": self.title_en, "es": self.title_es}, language)
+
+
+class QuestionQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(retired_at__isnull=True)
+
+    def retired(self):
+        return self.filter(retired_at__isnull=False)
+
+    def for_phase(self, phase: Phase):
+        return self.filter(phase=phase)
+
+
+class Question(models.Model):
+    """A question's stable identity; what it says lives on its revisions."""
+
+    code = models.CharField(
+        _("id"), max_length=64, unique=True, help_text=_("Stable id from the YAML.")
+    )
+    phase = models.ForeignKey(
+        Phase, on_delete=models.PROTECT, related_name="questions", verbose_name=_("phase")
+    )
+    position = models.PositiveIntegerField(_("position"))
+    current_revision = models.ForeignKey(
+        "QuestionRevision",
+        on_delete=models.PROTECT,
+        related_name="+",
+        null=True,
+        verbose_name=_("current revision"),
+    )
+    retired_at = models.DateTimeField(_("retired at"), null=True, blank=True)
+
+    objects = QuestionQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["phase__number", "position"]
+        verbose_name = _("question")
+        verbose_name_plural = _("questions")
+
+    def __str__(self) -> str:
+        return self.code
+
+    @property
+    def is_retired(self) -> bool:
+        return self.retired_at is not None
+
+
+class QuestionRevision(models.Model):
+    """One distinct content of a question. Written once, never changed or deleted:
+    attempts point at the revision the learner saw."""
+
+    question = models.ForeignKey(
+        Question,
+        on_delete=models.PROTECT,
+        related_name="revisions",
+        verbose_name=_("question"),
+    )
+    number = models.PositiveIntegerField(_("revision"))
+    content_hash = models.CharField(_("content hash"), max_length=64)
+    kind = models.CharField(_("kind"), max_length=10, choices=QuestionKind.choices)
+    title_en = models.TextField(_("title (English)"))
+    title_es = models.TextField(_("title (Spanish)"), blank=True)
+    prompt_en = models.TextField(_("prompt (English)"), blank=True)
+    prompt_es = models.TextField(_("prompt (Spanish)"), blank=True)
+    explanation_en = models.TextField(_("explanation (English)"))
+    explanation_es = models.TextField(_("explanation (Spanish)"), blank=True)
+    # [{"key": "A", "text": {"en": ..., "es": ...}, "correct": bool}, ...]
+    options = models.JSONField(_("options"), default=list, blank=True)
+    # [["3σ", "3 sigma"], ["rolling mean"]]: each mention is a list of alternatives.
+    expected = models.JSONField(_("expected mentions"), default=list, blank=True)
+    pass_mentions = models.PositiveIntegerField(_("mentions needed"), null=True, blank=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["question", "number"]
+        verbose_name = _("question revision")
+        verbose_name_plural = _("question revisions")
+        constraints = [
+            models.UniqueConstraint(fields=["question", "number"], name="revision_number_unique"),
+            models.UniqueConstraint(
+                fields=["question", "content_hash"], name="revision_content_unique"
+            ),
+            models.CheckConstraint(
+                condition=Q(kind__in=QuestionKind.values), name="revision_kind_valid"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.question.code} r{self.number}"
+
+    def save(self, *args, **kwargs):
+        # Immutability is the one rule guarded here: attempts depend on it.
+        if not self._state.adding:
+            raise ValueError("A question revision is never modified once written.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("A question revision is never deleted.")
+
+    def text(self, field: str, language: str) -> tuple[str, str]:
+        """A text field in `language` with per-field fallback to English."""
+        return localized(
+            {"en": getattr(self, f"{field}_en"), "es": getattr(self, f"{field}_es")},
+            language,
+        )
+
+    @property
+    def correct_keys(self) -> list[str]:
+        return [option["key"] for option in self.options if option.get("correct")]

@@ -1,0 +1,223 @@
+"""Importing valid quiz sets: seeds, edits, removals, dry runs, re-runs."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from quizzes.models import Phase, Question, QuestionRevision
+
+pytestmark = pytest.mark.django_db
+
+SEED_KEYS = {
+    "q-10-01": ("single", ["B"]),
+    "q-10-02": ("multi", ["A", "C"]),
+    "q-10-03": ("free", []),
+    "q-10-04": ("single", ["B"]),
+    "q-10-05": ("single", ["C"]),
+    "q-19-01": ("single", ["B"]),
+    "q-19-02": ("free", []),
+    "q-19-03": ("single", ["B"]),
+    "q-19-04": ("multi", ["A", "B", "C"]),
+    "q-19-05": ("free", []),
+}
+
+
+def run_import(*args, verbosity=1) -> str:
+    out = StringIO()
+    call_command("import_quizzes", *map(str, args), stdout=out, verbosity=verbosity)
+    return out.getvalue()
+
+
+def test_import_seed_files_creates_the_ten_seed_questions(seed_dir):
+    output = run_import(seed_dir)
+
+    questions = Question.objects.select_related("current_revision", "phase")
+    found = {q.code: (q.current_revision.kind, q.current_revision.correct_keys) for q in questions}
+    assert found == SEED_KEYS
+    assert output.strip() == "added: 10, changed: 0, retired: 0, unchanged: 0"
+    assert list(Phase.objects.values_list("number", "slug")) == [
+        (10, "init-norm-residuals"),
+        (19, "training-dynamics"),
+    ]
+    assert QuestionRevision.objects.count() == 10
+
+
+def test_import_seed_free_questions_keep_their_expected_mentions(seed_dir):
+    run_import(seed_dir)
+
+    revision = Question.objects.get(code="q-10-03").current_revision
+    assert revision.expected == [["identity", "identidad"]]
+    assert revision.pass_mentions is None
+    assert Question.objects.get(code="q-19-02").current_revision.expected[0][0] == "3σ"
+
+
+def test_import_seed_spanish_falls_back_to_english_where_seed_has_no_spanish(seed_dir):
+    run_import(seed_dir)
+
+    revision = Question.objects.get(code="q-19-01").current_revision
+    assert revision.title_es == "Firma de overflow fp16"
+    assert revision.prompt_es == ""
+    assert revision.text("prompt", "es")[1] == "en"
+    assert revision.text("explanation", "es")[0].startswith("El máximo fp16 es 65504")
+
+
+def test_import_same_files_twice_changes_nothing(seed_dir):
+    run_import(seed_dir)
+    before = list(QuestionRevision.objects.values_list("id", "content_hash"))
+
+    output = run_import(seed_dir)
+
+    assert output.strip() == "added: 0, changed: 0, retired: 0, unchanged: 10"
+    assert list(QuestionRevision.objects.values_list("id", "content_hash")) == before
+
+
+def test_import_edit_one_question_adds_exactly_one_revision(seed_dir):
+    run_import(seed_dir)
+    path = seed_dir / "phase-19-training-dynamics.yaml"
+    old_revision = Question.objects.get(code="q-19-03").current_revision
+    path.write_text(
+        path.read_text().replace("Increase weight decay.", "Double the weight decay."), "utf-8"
+    )
+
+    output = run_import(seed_dir)
+
+    question = Question.objects.get(code="q-19-03")
+    assert output.strip() == "added: 0, changed: 1, retired: 0, unchanged: 9"
+    assert list(question.revisions.values_list("number", flat=True)) == [1, 2]
+    assert question.current_revision.number == 2
+    assert question.current_revision.options[2]["text"]["en"] == "Double the weight decay."
+    old_revision.refresh_from_db()
+    assert old_revision.options[2]["text"]["en"] == "Increase weight decay."
+    assert QuestionRevision.objects.count() == 11
+
+
+def test_import_undone_edit_points_back_at_the_earlier_revision(seed_dir):
+    run_import(seed_dir)
+    path = seed_dir / "phase-19-training-dynamics.yaml"
+    original = path.read_text()
+    path.write_text(original.replace("LR too high.", "LR far too high."), "utf-8")
+    run_import(seed_dir)
+    path.write_text(original, "utf-8")
+
+    output = run_import(seed_dir)
+
+    question = Question.objects.get(code="q-19-01")
+    assert output.strip() == "added: 0, changed: 1, retired: 0, unchanged: 9"
+    assert question.current_revision.number == 1
+    assert question.revisions.count() == 2
+
+
+def test_import_removed_question_is_retired_not_deleted(seed_dir):
+    run_import(seed_dir)
+    path = seed_dir / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text()
+    start = text.index("  - id: q-10-05")
+    path.write_text(text[:start], "utf-8")
+
+    output = run_import(seed_dir, verbosity=2)
+
+    question = Question.objects.get(code="q-10-05")
+    assert question.retired_at is not None
+    assert question.revisions.count() == 1
+    assert "Retired:\n  q-10-05\n" in output
+    assert output.strip().endswith("added: 0, changed: 0, retired: 1, unchanged: 9")
+    assert run_import(seed_dir).strip() == "added: 0, changed: 0, retired: 0, unchanged: 9"
+
+
+def test_import_retired_question_that_comes_back_is_reinstated(seed_dir, tmp_path):
+    run_import(seed_dir)
+    path = seed_dir / "phase-10-init-norm-residuals.yaml"
+    original = path.read_text()
+    path.write_text(original[: original.index("  - id: q-10-05")], "utf-8")
+    run_import(seed_dir)
+    path.write_text(original, "utf-8")
+
+    output = run_import(seed_dir)
+
+    assert output.strip() == "added: 0, changed: 0, retired: 0, unchanged: 10"
+    assert Question.objects.get(code="q-10-05").retired_at is None
+
+
+def test_import_question_moved_to_another_file_keeps_its_identity(seed_dir):
+    run_import(seed_dir)
+    ten = seed_dir / "phase-10-init-norm-residuals.yaml"
+    nineteen = seed_dir / "phase-19-training-dynamics.yaml"
+    text = ten.read_text()
+    block = text[text.index("  - id: q-10-05") :]
+    ten.write_text(text.replace(block, ""), "utf-8")
+    nineteen.write_text(nineteen.read_text().rstrip("\n") + "\n\n" + block, "utf-8")
+
+    output = run_import(seed_dir)
+
+    question = Question.objects.get(code="q-10-05")
+    assert output.strip() == "added: 0, changed: 0, retired: 0, unchanged: 10"
+    assert (question.phase.number, question.position) == (19, 6)
+    assert question.revisions.count() == 1
+
+
+def test_import_phase_missing_from_files_is_retired(seed_dir):
+    run_import(seed_dir)
+    (seed_dir / "phase-10-init-norm-residuals.yaml").unlink()
+
+    output = run_import(seed_dir)
+
+    assert output.strip() == "added: 0, changed: 0, retired: 5, unchanged: 5"
+    assert Phase.objects.get(number=10).retired_at is not None
+    assert list(Phase.objects.active().values_list("number", flat=True)) == [19]
+
+
+def test_import_dry_run_prints_plan_and_writes_nothing(seed_dir):
+    run_import(seed_dir)
+    path = seed_dir / "phase-19-training-dynamics.yaml"
+    path.write_text(path.read_text().replace("Bad init.", "Poor init."), "utf-8")
+    (seed_dir / "phase-10-init-norm-residuals.yaml").unlink()
+    before = list(QuestionRevision.objects.values_list("id", "content_hash"))
+
+    output = StringIO()
+    call_command("import_quizzes", str(seed_dir), "--dry-run", "-v", "2", stdout=output)
+
+    assert "Changed:\n  q-19-01\n" in output.getvalue()
+    assert (
+        output.getvalue()
+        .strip()
+        .endswith("dry run: added: 0, changed: 1, retired: 5, unchanged: 4")
+    )
+    assert list(QuestionRevision.objects.values_list("id", "content_hash")) == before
+    assert Question.objects.retired().count() == 0
+
+
+def test_import_dry_run_on_empty_database_writes_nothing(seed_dir):
+    output = run_import(seed_dir, "--dry-run")
+
+    assert output.strip() == "dry run: added: 10, changed: 0, retired: 0, unchanged: 0"
+    assert Question.objects.count() == 0
+    assert Phase.objects.count() == 0
+
+
+def test_import_failure_part_way_rolls_everything_back(seed_dir, monkeypatch):
+    run_import(seed_dir)
+    path = seed_dir / "phase-19-training-dynamics.yaml"
+    path.write_text(path.read_text().replace("Bad init.", "Poor init."), "utf-8")
+    before = list(Question.objects.values_list("code", "current_revision_id", "retired_at"))
+
+    def explode(*args, **kwargs):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(Question.objects, "bulk_update", explode)
+    with pytest.raises(RuntimeError, match="disk full"):
+        run_import(seed_dir)
+
+    assert list(Question.objects.values_list("code", "current_revision_id", "retired_at")) == before
+    assert QuestionRevision.objects.count() == 10
+
+
+def test_revision_cannot_be_modified_or_deleted(seed_dir):
+    run_import(seed_dir)
+    revision = QuestionRevision.objects.first()
+
+    revision.title_en = "changed"
+    with pytest.raises(ValueError, match="never modified"):
+        revision.save()
+    with pytest.raises(ValueError, match="never deleted"):
+        revision.delete()
