@@ -1,0 +1,107 @@
+"""Markdown mirrors: generated from the YAML, deterministic, and checked in CI."""
+
+import shutil
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import CommandError, call_command
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def export(*args) -> str:
+    out = StringIO()
+    call_command("export_mirrors", *map(str, args), stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+def test_export_mirrors_writes_both_languages_per_phase(seed_dir, tmp_path):
+    out = tmp_path / "mirrors"
+
+    export("--source", seed_dir, "--out", out)
+
+    assert sorted(p.name for p in out.iterdir()) == [
+        "phase-10-init-norm-residuals.es.md",
+        "phase-10-init-norm-residuals.md",
+        "phase-19-training-dynamics.es.md",
+        "phase-19-training-dynamics.md",
+    ]
+
+
+def test_export_mirrors_spanish_page_falls_back_to_english_like_the_seed(seed_dir, tmp_path):
+    out = tmp_path / "mirrors"
+
+    export("--source", seed_dir, "--out", out)
+
+    text = (out / "phase-19-training-dynamics.es.md").read_text()
+    assert "# Fase 19 — Dinámica de entrenamiento y depuración (espejo)" in text
+    assert "## q-19-01 — Firma de overflow fp16 (única)" in text
+    assert "Prompt (EN): A run in fp16 with no loss scaling shows:" in text
+    assert "- B. Activation magnitude exceeded 65504 in the backward pass. ✓" in text
+    assert "**Correcta: B.** El máximo fp16 es 65504;" in text
+    assert "**Correcta: A, B, C.**" in text
+    assert "Respuesta libre. Menciones esperadas (basta con 1 de 2): 3σ (o “3 σ”" in text
+
+
+def test_export_mirrors_english_page(seed_dir, tmp_path):
+    out = tmp_path / "mirrors"
+
+    export("--source", seed_dir, "--out", out)
+
+    text = (out / "phase-10-init-norm-residuals.md").read_text()
+    assert "`data/quizzes/phase-10-init-norm-residuals.yaml`" in text
+    assert "## q-10-02 — RMSNorm vs LayerNorm — what is removed? (multi)" in text
+    assert "- A. The mean subtraction ✓" in text
+    assert "- D. The learnable gain γ\n" in text
+    assert "Free response. Expected mentions (1 of 1 needed): identity (or “identidad”)." in text
+
+
+def test_export_mirrors_is_deterministic(seed_dir, tmp_path):
+    export("--source", seed_dir, "--out", tmp_path / "one")
+    export("--source", seed_dir, "--out", tmp_path / "two")
+
+    for path in (tmp_path / "one").iterdir():
+        assert path.read_bytes() == (tmp_path / "two" / path.name).read_bytes()
+
+
+def test_export_mirrors_check_passes_on_committed_mirrors():
+    output = export("--check")
+
+    assert output.strip() == "4 mirrors up to date."
+
+
+def test_export_mirrors_check_catches_stale_mirror_and_writes_nothing(seed_dir, tmp_path):
+    out = tmp_path / "mirrors"
+    shutil.copytree(REPO / "docs" / "quizzes", out)
+    path = seed_dir / "phase-19-training-dynamics.yaml"
+    path.write_text(path.read_text().replace("Bad init.", "Poor init."), "utf-8")
+    before = {p.name: p.read_bytes() for p in out.iterdir()}
+
+    err = StringIO()
+    with pytest.raises(CommandError, match="Mirrors differ from the YAML"):
+        call_command(
+            "export_mirrors",
+            "--check",
+            "--source",
+            str(seed_dir),
+            "--out",
+            str(out),
+            stdout=StringIO(),
+            stderr=err,
+        )
+
+    assert err.getvalue().splitlines() == [
+        f"out of date: {out / 'phase-19-training-dynamics.es.md'}",
+        f"out of date: {out / 'phase-19-training-dynamics.md'}",
+    ]
+    assert {p.name: p.read_bytes() for p in out.iterdir()} == before
+
+
+def test_export_mirrors_refuses_invalid_yaml(seed_dir, tmp_path):
+    (seed_dir / "phase-19-training-dynamics.yaml").write_text("format: 9\n", "utf-8")
+
+    with pytest.raises(CommandError, match="no mirrors were written"):
+        export("--source", seed_dir, "--out", tmp_path / "mirrors")
+
+    assert not (tmp_path / "mirrors").exists()
