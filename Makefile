@@ -27,6 +27,7 @@ import: migrate
 	$(MANAGE) import_quizzes
 
 run: messages import
+	$(MANAGE) setup_link --if-no-accounts
 	$(MANAGE) runserver $(HOST):$(PORT)
 
 test: $(VENV)/.installed-dev messages

@@ -1,12 +1,20 @@
 """Root URL configuration."""
 
 from django.contrib import admin
-from django.urls import path
+from django.urls import include, path
+
+from accounts.forms import AdminLoginForm
 
 from . import views
+
+# The admin logs in through the same throttle, and says so when it refuses.
+admin.site.login_form = AdminLoginForm
+admin.site.site_header = "LLM from scratch — admin"
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("", include("accounts.urls")),
+    path("", include("progress.urls")),
     path("admin/", admin.site.urls),
 ]

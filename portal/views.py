@@ -1,19 +1,20 @@
 """Project-level pages: the home page and the health check."""
 
+from django.contrib.auth.decorators import login_not_required
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from quizzes.models import Phase
+from progress.selectors import learner_progress
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    phases = Phase.objects.active().order_by("number")
-    return render(request, "portal/home.html", {"phases": phases})
+    return render(request, "portal/home.html", {"phases": learner_progress(learner=request.user)})
 
 
+@login_not_required
 @require_GET
 def healthz(request: HttpRequest) -> JsonResponse:
     with connection.cursor() as cursor:

@@ -1,0 +1,63 @@
+"""Admin for invites (instructors create them here) and the read-only audit log."""
+
+from django.contrib import admin, messages
+from django.utils.translation import gettext_lazy as _
+
+from .models import AuditEvent, Invite, Profile
+from .services import invite_create
+
+
+@admin.register(Invite)
+class InviteAdmin(admin.ModelAdmin):
+    list_display = ["__str__", "created_by", "created_at", "expires_at", "used_at", "used_by"]
+    list_select_related = ["created_by", "used_by"]
+    fields = ["note"]
+    readonly_fields = []
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["note"]
+        return ["note", "created_by", "created_at", "expires_at", "used_at", "used_by"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else self.get_fields(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        # The link's token exists only now: show it once, store only its hash.
+        invite, url = invite_create(
+            created_by=request.user, note=form.cleaned_data["note"], request=request
+        )
+        obj.pk = invite.pk
+        obj.refresh_from_db()
+        messages.success(
+            request,
+            _("Invite link (shown only now, valid for 7 days): %(url)s") % {"url": url},
+        )
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(admin.ModelAdmin):
+    list_display = ["created_at", "kind", "user", "subject", "ip_address", "detail"]
+    list_filter = ["kind", ("user", admin.RelatedOnlyFieldListFilter)]
+    list_select_related = ["user"]
+    search_fields = ["subject", "user__username"]
+    date_hierarchy = "created_at"
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Profile)
+class ProfileAdmin(admin.ModelAdmin):
+    list_display = ["user", "language"]
+    list_select_related = ["user"]
+    search_fields = ["user__username"]

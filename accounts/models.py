@@ -1,0 +1,136 @@
+"""Accounts: learner profile, one-time links (setup, invite) and the audit log."""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from .enums import AuditKind, Language
+
+
+class Profile(models.Model):
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="profile",
+        verbose_name=_("user"),
+    )
+    language = models.CharField(
+        _("language"), max_length=5, choices=Language.choices, default=Language.EN
+    )
+
+    class Meta:
+        verbose_name = _("profile")
+        verbose_name_plural = _("profiles")
+
+    def __str__(self) -> str:
+        return f"{self.user} ({self.language})"
+
+
+class OneTimeLinkQuerySet(models.QuerySet):
+    def usable(self):
+        return self.filter(used_at__isnull=True, expires_at__gt=timezone.now())
+
+
+class OneTimeLink(models.Model):
+    """A link that works once before it expires. Only a hash of its token is stored,
+    so a database leak gives no working links."""
+
+    token_hash = models.CharField(_("token hash"), max_length=64, unique=True)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires at"))
+    used_at = models.DateTimeField(_("used at"), null=True, blank=True)
+
+    objects = OneTimeLinkQuerySet.as_manager()
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_usable(self) -> bool:
+        return self.used_at is None and self.expires_at > timezone.now()
+
+
+class SetupLink(OneTimeLink):
+    """The link that lets the first instructor choose a username and password."""
+
+    class Meta:
+        verbose_name = _("setup link")
+        verbose_name_plural = _("setup links")
+
+    def __str__(self) -> str:
+        return f"setup link {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class Invite(OneTimeLink):
+    """An invitation for one learner, redeemed once within its validity."""
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invites_sent",
+        verbose_name=_("created by"),
+    )
+    note = models.CharField(_("note"), max_length=200, blank=True)
+    used_by = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invite",
+        verbose_name=_("used by"),
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("invite")
+        verbose_name_plural = _("invites")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(used_by__isnull=True) | Q(used_at__isnull=False),
+                name="invite_used_by_has_used_at",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return self.note or f"invite {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class AuditEvent(models.Model):
+    """Append-only record of security-relevant actions. Failed logins also drive the
+    login throttle, so throttling and its evidence are the same rows."""
+
+    kind = models.CharField(_("kind"), max_length=32, choices=AuditKind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("user"),
+    )
+    # The username a login was tried with, case-folded: the throttle's key.
+    subject = models.CharField(_("subject"), max_length=150, blank=True)
+    detail = models.JSONField(_("detail"), default=dict, blank=True)
+    ip_address = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("audit event")
+        verbose_name_plural = _("audit events")
+        indexes = [
+            models.Index(fields=["kind", "subject", "created_at"], name="audit_throttle_idx"),
+            models.Index(fields=["created_at"], name="audit_created_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} {self.subject or self.user_id or ''}".strip()
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValueError("Audit events are append-only.")
+        super().save(*args, **kwargs)

@@ -1,0 +1,174 @@
+"""Writes for accounts: one-time links, redeeming them, audit events, the login throttle."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.urls import reverse
+from django.utils import timezone
+
+from .enums import AuditKind
+from .models import AuditEvent, Invite, OneTimeLink, Profile, SetupLink
+
+SETUP_LINK_VALID = timedelta(hours=24)
+INVITE_VALID = timedelta(days=7)
+# After THROTTLE_FAILURES failed logins for one username within THROTTLE_WINDOW,
+# further tries are refused for THROTTLE_LOCK.
+THROTTLE_FAILURES = 5
+THROTTLE_WINDOW = timedelta(minutes=15)
+THROTTLE_LOCK = timedelta(minutes=15)
+
+
+class LinkUnusable(Exception):
+    """A setup or invite token that is unknown, used or expired."""
+
+    def __init__(self, reason: str):
+        self.reason = reason  # "unknown", "used" or "expired"
+        super().__init__(reason)
+
+
+def token_hash(raw: str) -> str:
+    return hashlib.sha256(raw.encode()).hexdigest()
+
+
+def absolute_url(path: str) -> str:
+    return settings.PORTAL_BASE_URL + path
+
+
+def client_ip(request) -> str | None:
+    return request.META.get("REMOTE_ADDR") if request is not None else None
+
+
+def audit_record(*, kind: str, request=None, user=None, subject: str = "", **detail) -> AuditEvent:
+    """The one way any app records an audit event."""
+    if user is None and request is not None and request.user.is_authenticated:
+        user = request.user
+    return AuditEvent.objects.create(
+        kind=kind,
+        user=user,
+        subject=subject[:150],
+        detail=detail,
+        ip_address=client_ip(request),
+    )
+
+
+def _link_lookup(model: type[OneTimeLink], raw: str) -> OneTimeLink:
+    """The link for `raw`, locked for update; raises LinkUnusable with the reason."""
+    link = model.objects.select_for_update().filter(token_hash=token_hash(raw)).first()
+    if link is None:
+        raise LinkUnusable("unknown")
+    if link.used_at is not None:
+        raise LinkUnusable("used")
+    if link.expires_at <= timezone.now():
+        raise LinkUnusable("expired")
+    return link
+
+
+def link_check(*, model: type[OneTimeLink], token: str) -> None:
+    """Raise LinkUnusable if `token` cannot be redeemed now (for showing the form)."""
+    with transaction.atomic():
+        _link_lookup(model, token)
+
+
+def setup_link_create() -> str:
+    """A one-time link for the first instructor, valid for 24 hours."""
+    raw, now = secrets.token_urlsafe(32), timezone.now()
+    SetupLink.objects.create(
+        token_hash=token_hash(raw), created_at=now, expires_at=now + SETUP_LINK_VALID
+    )
+    audit_record(kind=AuditKind.SETUP_LINK_CREATED)
+    return absolute_url(reverse("accounts:setup", args=[raw]))
+
+
+def invite_create(*, created_by=None, note: str = "", request=None) -> tuple[Invite, str]:
+    raw, now = secrets.token_urlsafe(32), timezone.now()
+    invite = Invite.objects.create(
+        token_hash=token_hash(raw),
+        created_at=now,
+        expires_at=now + INVITE_VALID,
+        created_by=created_by,
+        note=note,
+    )
+    audit_record(
+        kind=AuditKind.INVITE_CREATED,
+        request=request,
+        user=created_by,
+        invite=invite.pk,
+        note=note,
+    )
+    return invite, absolute_url(reverse("accounts:invite", args=[raw]))
+
+
+def _user_create(*, username: str, password: str, language: str, **flags) -> AbstractBaseUser:
+    user = get_user_model().objects.create_user(username=username, password=password, **flags)
+    Profile.objects.create(user=user, language=language)
+    return user
+
+
+def setup_redeem(*, token: str, username: str, password: str, language: str, request=None):
+    """Use the setup link: create the first instructor (a superuser)."""
+    with transaction.atomic():
+        link = _link_lookup(SetupLink, token)
+        user = _user_create(
+            username=username,
+            password=password,
+            language=language,
+            is_staff=True,
+            is_superuser=True,
+        )
+        link.used_at = timezone.now()
+        link.save(update_fields=["used_at"])
+        audit_record(kind=AuditKind.SETUP_LINK_USED, request=request, user=user)
+    return user
+
+
+def invite_redeem(*, token: str, username: str, password: str, language: str, request=None):
+    """Use an invite: create the learner's account."""
+    with transaction.atomic():
+        invite = _link_lookup(Invite, token)
+        user = _user_create(username=username, password=password, language=language)
+        invite.used_at = timezone.now()
+        invite.used_by = user
+        invite.save(update_fields=["used_at", "used_by"])
+        audit_record(kind=AuditKind.INVITE_REDEEMED, request=request, user=user, invite=invite.pk)
+    return user
+
+
+def login_key(username: str) -> str:
+    """Usernames are compared case-insensitively by the throttle, so `Ana` and `ANA`
+    share one counter."""
+    return username.strip().casefold()[:150]
+
+
+def login_locked_until(*, username: str, now: datetime | None = None) -> datetime | None:
+    """When the lock on `username` ends, or None if it may try to log in now.
+
+    Failures are audit events, so the count is shared by every server process and
+    survives restarts, with no cache service to run; that is why this is not a
+    per-process cache or a library keeping its own tables.
+    """
+    now = now or timezone.now()
+    since = now - THROTTLE_WINDOW - THROTTLE_LOCK
+    times = list(
+        AuditEvent.objects.filter(
+            kind=AuditKind.LOGIN_FAILED, subject=login_key(username), created_at__gt=since
+        )
+        .order_by("created_at")
+        .values_list("created_at", flat=True)
+    )
+    locked_until = None
+    for index in range(THROTTLE_FAILURES - 1, len(times)):
+        first, last = times[index - THROTTLE_FAILURES + 1], times[index]
+        if last - first <= THROTTLE_WINDOW and last + THROTTLE_LOCK > now:
+            locked_until = last + THROTTLE_LOCK
+    return locked_until
+
+
+def profile_language_set(*, user, language: str) -> None:
+    Profile.objects.update_or_create(user=user, defaults={"language": language})

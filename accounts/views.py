@@ -1,0 +1,101 @@
+"""Account pages: setup link, invite, language switch. Login, logout and password
+change are Django's own views with our templates (see urls.py)."""
+
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_not_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST
+
+from .enums import AuditKind, Language
+from .forms import AccountCreateForm
+from .models import Invite, SetupLink
+from .services import (
+    LinkUnusable,
+    audit_record,
+    invite_redeem,
+    link_check,
+    profile_language_set,
+    setup_redeem,
+)
+from .signals import SESSION_LANGUAGE
+
+BACKEND = "accounts.backends.ThrottledModelBackend"
+
+
+def _link_page(request, *, token, model, redeem, template):
+    try:
+        link_check(model=model, token=token)
+    except LinkUnusable as unusable:
+        response = render(
+            request,
+            "accounts/link_unusable.html",
+            {"reason": unusable.reason},
+            status=404 if unusable.reason == "unknown" else 410,
+        )
+        response["Referrer-Policy"] = "same-origin"
+        return response
+
+    language = request.LANGUAGE_CODE if request.LANGUAGE_CODE in Language.values else "en"
+    form = AccountCreateForm(request.POST or None, initial={"language": language})
+    if request.method == "POST" and form.is_valid():
+        try:
+            user = redeem(
+                token=token,
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
+                language=form.cleaned_data["language"],
+                request=request,
+            )
+        except LinkUnusable as unusable:  # used up by someone else meanwhile
+            return render(
+                request, "accounts/link_unusable.html", {"reason": unusable.reason}, status=410
+            )
+        login(request, user, backend=BACKEND)
+        return redirect("home")
+    response = render(request, template, {"form": form})
+    # The token is in this page's address: never send it to another site. ("no-referrer"
+    # would also make the browser send "Origin: null", which fails the CSRF check.)
+    response["Referrer-Policy"] = "same-origin"
+    return response
+
+
+@login_not_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def setup(request: HttpRequest, token: str) -> HttpResponse:
+    return _link_page(
+        request, token=token, model=SetupLink, redeem=setup_redeem, template="accounts/setup.html"
+    )
+
+
+@login_not_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def invite(request: HttpRequest, token: str) -> HttpResponse:
+    return _link_page(
+        request, token=token, model=Invite, redeem=invite_redeem, template="accounts/invite.html"
+    )
+
+
+@login_not_required
+@require_POST
+def language_set(request: HttpRequest) -> HttpResponse:
+    """Switch the language: kept in the session, and on the profile for next login."""
+    language = request.POST.get("language", "")
+    next_url = request.POST.get("next") or "/"
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = "/"
+    if language in Language.values:
+        request.session[SESSION_LANGUAGE] = language
+        if request.user.is_authenticated:
+            profile_language_set(user=request.user, language=language)
+    return redirect(next_url)
+
+
+def password_changed_audit(request: HttpRequest) -> None:
+    audit_record(kind=AuditKind.PASSWORD_CHANGED, request=request)

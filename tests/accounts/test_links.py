@@ -1,0 +1,202 @@
+"""Setup link and invites: one-time, expiring, unguessable, with clear pages."""
+
+import re
+from datetime import timedelta
+from io import StringIO
+
+import pytest
+import time_machine
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.utils import timezone
+
+from accounts.enums import AuditKind
+from accounts.models import AuditEvent, Invite, Profile, SetupLink
+from accounts.services import invite_create
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+NEW_PASSWORD = "a-long-Pass-phrase-42"
+
+
+def link_path(url: str) -> str:
+    return re.sub(r"^https?://[^/]+", "", url)
+
+
+def account_form(username="grace", language="en"):
+    return {
+        "username": username,
+        "password1": NEW_PASSWORD,
+        "password2": NEW_PASSWORD,
+        "language": language,
+    }
+
+
+def test_setup_link_command_prints_a_link_when_no_account_exists():
+    out = StringIO()
+
+    call_command("setup_link", stdout=out)
+
+    url = out.getvalue().splitlines()[-1]
+    assert re.fullmatch(r"http://127\.0\.0\.1:8000/setup/[A-Za-z0-9_-]{40,}/", url)
+    link = SetupLink.objects.get()
+    assert link.expires_at - link.created_at == timedelta(hours=24)
+    assert url.rsplit("/", 2)[-2] not in link.token_hash
+
+
+def test_setup_link_command_refuses_when_accounts_exist():
+    UserFactory()
+
+    with pytest.raises(CommandError, match="Accounts already exist"):
+        call_command("setup_link", stdout=StringIO())
+    out = StringIO()
+    call_command("setup_link", "--if-no-accounts", stdout=out)
+
+    assert out.getvalue() == ""
+    assert SetupLink.objects.count() == 0
+
+
+def test_setup_link_uses_portal_base_url(settings):
+    settings.PORTAL_BASE_URL = "https://quiz.example.org"
+    out = StringIO()
+
+    call_command("setup_link", stdout=out)
+
+    assert out.getvalue().splitlines()[-1].startswith("https://quiz.example.org/setup/")
+
+
+def test_setup_link_creates_the_instructor_and_logs_in(client):
+    out = StringIO()
+    call_command("setup_link", stdout=out)
+    path = link_path(out.getvalue().splitlines()[-1])
+
+    form = client.get(path)
+    response = client.post(path, account_form("grace"))
+
+    user = User.objects.get()
+    assert form.status_code == 200
+    assert form["Referrer-Policy"] == "same-origin"
+    assert response.status_code == 302
+    assert (user.username, user.is_staff, user.is_superuser) == ("grace", True, True)
+    assert user.password.startswith("md5$") or user.password.startswith("argon2")
+    assert client.get("/").status_code == 200
+    assert SetupLink.objects.get().used_at is not None
+    assert AuditEvent.objects.filter(kind=AuditKind.SETUP_LINK_USED, user=user).count() == 1
+
+
+def test_setup_link_works_only_once(client):
+    out = StringIO()
+    call_command("setup_link", stdout=out)
+    path = link_path(out.getvalue().splitlines()[-1])
+    client.post(path, account_form("grace"))
+    client.logout()
+
+    again = client.post(path, account_form("mallory"))
+
+    assert again.status_code == 410
+    assert "It has already been used" in again.content.decode()
+    assert list(User.objects.values_list("username", flat=True)) == ["grace"]
+
+
+def test_setup_link_expires_after_24_hours(client):
+    out = StringIO()
+    call_command("setup_link", stdout=out)
+    path = link_path(out.getvalue().splitlines()[-1])
+
+    with time_machine.travel(timezone.now() + timedelta(hours=24, minutes=1)):
+        response = client.post(path, account_form("grace"))
+
+    assert response.status_code == 410
+    assert "It has expired." in response.content.decode()
+    assert User.objects.count() == 0
+
+
+@pytest.mark.parametrize("kind", ["setup", "invite"])
+def test_forged_or_tampered_token_gets_a_clear_page(client, kind):
+    _invite, url = invite_create()
+    tampered = link_path(url)[:-3] + "xx/"
+
+    for path in (f"/{kind}/not-a-real-token/", tampered):
+        response = client.get(path)
+        assert response.status_code == 404
+        assert "It is not a link this portal made" in response.content.decode()
+
+
+def test_invite_command_prints_links():
+    out = StringIO()
+
+    call_command("invite", "--count", "3", "--note", "cohort A", stdout=out)
+
+    urls = out.getvalue().split()
+    assert len(urls) == 3
+    assert all(u.startswith("http://127.0.0.1:8000/invite/") for u in urls)
+    assert list(Invite.objects.values_list("note", flat=True)) == ["cohort A"] * 3
+
+
+def test_invite_command_refuses_bad_count():
+    with pytest.raises(CommandError, match="--count must be between 1 and 500"):
+        call_command("invite", "--count", "0", stdout=StringIO())
+
+
+def test_invite_creates_a_learner_with_chosen_language(client):
+    invite, url = invite_create(note="x")
+
+    response = client.post(link_path(url), account_form("lina", language="es"))
+
+    user = User.objects.get(username="lina")
+    invite.refresh_from_db()
+    assert response.status_code == 302
+    assert (user.is_staff, user.is_superuser) == (False, False)
+    assert Profile.objects.get(user=user).language == "es"
+    assert (invite.used_by, invite.used_at is not None) == (user, True)
+    assert client.session["language"] == "es"
+
+
+def test_invite_is_single_use_and_expires_after_7_days(client):
+    _invite, url = invite_create()
+    _other, later_url = invite_create()
+    client.post(link_path(url), account_form("lina"))
+    client.logout()
+
+    reused = client.get(link_path(url))
+    with time_machine.travel(timezone.now() + timedelta(days=7, seconds=1)):
+        expired = client.get(link_path(later_url))
+
+    assert (reused.status_code, expired.status_code) == (410, 410)
+    assert "already been used" in reused.content.decode()
+    assert "It has expired." in expired.content.decode()
+
+
+def test_invite_with_invalid_form_shows_errors_and_keeps_the_link(client):
+    invite, url = invite_create()
+    data = account_form("lina") | {"password2": "different-Pass-99"}
+
+    response = client.post(link_path(url), data)
+
+    invite.refresh_from_db()
+    assert response.status_code == 200
+    assert "The two password fields didn’t match." in response.content.decode()
+    assert invite.used_at is None
+    assert User.objects.count() == 0
+
+
+def test_invite_username_taken_in_another_case_is_refused(client):
+    UserFactory(username="Lina")
+    _invite, url = invite_create()
+
+    response = client.post(link_path(url), account_form("lina"))
+
+    assert "A user with that username already exists." in response.content.decode()
+    assert User.objects.count() == 1
+
+
+def test_admin_creates_invite_and_shows_the_link_once(admin_client):
+    response = admin_client.post("/admin/accounts/invite/add/", {"note": "spring"}, follow=True)
+
+    html = response.content.decode()
+    invite = Invite.objects.get()
+    assert "Invite link (shown only now, valid for 7 days): http://127.0.0.1:8000/invite/" in html
+    assert invite.note == "spring"
+    assert invite.created_by.username == "admin"
+    assert AuditEvent.objects.filter(kind=AuditKind.INVITE_CREATED).count() == 1

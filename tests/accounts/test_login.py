@@ -1,0 +1,169 @@
+"""Login, logout, throttling, language and password change."""
+
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.utils import timezone
+
+from accounts.enums import AuditKind
+from accounts.models import AuditEvent, Profile
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def login(client, username, password=PASSWORD):
+    return client.post("/login/", {"username": username, "password": password})
+
+
+def test_login_with_right_password_redirects_home_and_audits(client):
+    user = UserFactory(username="ana")
+
+    response = login(client, "ana")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+    event = AuditEvent.objects.get(kind=AuditKind.LOGIN)
+    assert (event.user, event.subject) == (user, "ana")
+
+
+def test_login_changes_the_session_key(client):
+    UserFactory(username="ana")
+    client.get("/login/")
+    client.session["probe"] = 1
+    before = client.session.session_key
+
+    login(client, "ana")
+
+    assert client.session.session_key != before
+
+
+def test_login_refuses_open_redirect(client):
+    UserFactory(username="ana")
+
+    response = client.post(
+        "/login/?next=https://evil.example/", {"username": "ana", "password": PASSWORD}
+    )
+
+    assert response["Location"] == "/"
+
+
+def test_login_throttles_after_five_failures(client):
+    UserFactory(username="ana")
+    for _ in range(5):
+        assert login(client, "ana", "wrong").status_code == 200
+
+    refused = login(client, "ana")
+
+    assert refused.status_code == 200
+    assert "Too many failed logins for this username. Try again in 15 minutes." in (
+        refused.content.decode()
+    )
+    assert "_auth_user_id" not in client.session
+    assert AuditEvent.objects.filter(kind=AuditKind.LOGIN_FAILED).count() == 5
+    assert AuditEvent.objects.filter(kind=AuditKind.LOGIN_REFUSED).count() == 1
+
+
+def test_login_throttle_holds_across_case_variants(client):
+    UserFactory(username="ana")
+    for username in ("ana", "ANA", "Ana", "aNa", "anA"):
+        login(client, username, "wrong")
+
+    refused = login(client, "ana")
+
+    assert "Too many failed logins" in refused.content.decode()
+
+
+def test_login_throttle_ends_after_15_minutes(client):
+    UserFactory(username="ana")
+    for _ in range(5):
+        login(client, "ana", "wrong")
+
+    with time_machine.travel(timezone.now() + timedelta(minutes=14)):
+        still_locked = login(client, "ana")
+    with time_machine.travel(timezone.now() + timedelta(minutes=15, seconds=1)):
+        allowed = login(client, "ana")
+
+    assert "Too many failed logins" in still_locked.content.decode()
+    assert allowed.status_code == 302
+
+
+def test_login_failures_spread_over_more_than_15_minutes_do_not_lock(client):
+    UserFactory(username="ana")
+    start = timezone.now()
+    for minute in (0, 4, 8, 12, 16):
+        with time_machine.travel(start + timedelta(minutes=minute)):
+            login(client, "ana", "wrong")
+
+    with time_machine.travel(start + timedelta(minutes=16, seconds=30)):
+        response = login(client, "ana")
+
+    assert response.status_code == 302
+
+
+def test_admin_login_is_throttled_too(client):
+    UserFactory(username="boss", is_staff=True, is_superuser=True)
+    for _ in range(5):
+        client.post("/admin/login/", {"username": "boss", "password": "wrong"})
+
+    response = client.post("/admin/login/", {"username": "boss", "password": PASSWORD})
+
+    assert "Too many failed logins" in response.content.decode()
+
+
+def test_logout_is_post_only_and_audited(learner_client, learner):
+    assert learner_client.get("/logout/").status_code == 405
+
+    response = learner_client.post("/logout/")
+
+    assert response.status_code == 302
+    assert AuditEvent.objects.filter(kind=AuditKind.LOGOUT, user=learner).count() == 1
+    assert learner_client.get("/").status_code == 302
+
+
+def test_language_switch_is_saved_on_profile_and_used_at_next_login(client, learner):
+    login(client, "ana")
+
+    client.post("/language/", {"language": "es", "next": "/progress/"})
+    client.post("/logout/")
+    login(client, "ana")
+
+    assert Profile.objects.get(user=learner).language == "es"
+    assert '<html lang="es">' in client.get("/").content.decode()
+
+
+def test_language_switch_refuses_open_redirect(learner_client):
+    response = learner_client.post(
+        "/language/", {"language": "es", "next": "https://evil.example/"}
+    )
+
+    assert response["Location"] == "/"
+
+
+def test_language_switch_ignores_unknown_language(learner_client, learner):
+    learner_client.post("/language/", {"language": "xx", "next": "/"})
+
+    assert Profile.objects.get(user=learner).language == "en"
+
+
+def test_password_change_works_and_is_audited(learner_client, learner):
+    response = learner_client.post(
+        "/password/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": "another-Long-pass-77",
+            "new_password2": "another-Long-pass-77",
+        },
+    )
+
+    learner.refresh_from_db()
+    assert response["Location"] == "/password/done/"
+    assert learner.check_password("another-Long-pass-77")
+    assert AuditEvent.objects.filter(kind=AuditKind.PASSWORD_CHANGED, user=learner).count() == 1
+
+
+def test_healthz_needs_no_login(client, db):
+    response = client.get("/healthz")
+
+    assert response.json() == {"status": "ok"}

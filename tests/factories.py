@@ -1,0 +1,24 @@
+"""factory_boy factories shared by the tests."""
+
+import factory
+from django.contrib.auth import get_user_model
+
+from accounts.models import Profile
+
+PASSWORD = "correct-horse-battery-42"
+
+
+class UserFactory(factory.django.DjangoModelFactory):
+    class Meta:
+        model = get_user_model()
+        django_get_or_create = ("username",)
+        skip_postgeneration_save = True
+
+    username = factory.Sequence(lambda n: f"learner{n}")
+    password = factory.PostGenerationMethodCall("set_password", PASSWORD)
+
+    @factory.post_generation
+    def profile(self, create, extracted, **kwargs):
+        if create:
+            self.save()
+            Profile.objects.get_or_create(user=self, defaults={"language": extracted or "en"})
