@@ -90,3 +90,20 @@ def grade_free(
         found=found,
         missed=missed,
     )
+
+
+def grade(
+    *,
+    kind: str,
+    correct_keys: Sequence[str],
+    expected: Sequence[Sequence[str]],
+    pass_mentions: int | None,
+    keys: Sequence[str] = (),
+    text: str = "",
+) -> Grade:
+    """Grade one answer against one key, whatever the kind of question."""
+    if kind == "single":
+        return grade_single(correct_keys=correct_keys, chosen=keys[0] if keys else "")
+    if kind == "multi":
+        return grade_multi(correct_keys=correct_keys, chosen=keys)
+    return grade_free(expected=expected, pass_mentions=pass_mentions, answer=text)

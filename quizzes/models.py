@@ -39,8 +39,9 @@ class Phase(models.Model):
     def __str__(self) -> str:
         return f"{self.number:02d} {self.title_en}"
 
-    def title(self, language: str) -> tuple[str, str]:
-        return localized({"en": self.title_en, "es": self.title_es}, language)
+    @property
+    def title_texts(self) -> dict[str, str]:
+        return {"en": self.title_en, "es": self.title_es}
 
 
 class QuestionQuerySet(models.QuerySet):
@@ -146,6 +147,18 @@ class QuestionRevision(models.Model):
             {"en": getattr(self, f"{field}_en"), "es": getattr(self, f"{field}_es")},
             language,
         )
+
+    @property
+    def title_texts(self) -> dict[str, str]:
+        return {"en": self.title_en, "es": self.title_es}
+
+    @property
+    def prompt_texts(self) -> dict[str, str]:
+        return {"en": self.prompt_en, "es": self.prompt_es}
+
+    @property
+    def explanation_texts(self) -> dict[str, str]:
+        return {"en": self.explanation_en, "es": self.explanation_es}
 
     @property
     def correct_keys(self) -> list[str]:

@@ -1,0 +1,208 @@
+"""Reads for the learner's pages: a fixed number of queries whatever the counts."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q
+
+from quizzes.models import Phase, Question
+
+from .models import Attempt, Draft
+
+
+@dataclass(frozen=True)
+class OptionFeedback:
+    key: str
+    text: dict
+    picked: bool
+    correct: bool
+
+
+@dataclass(frozen=True)
+class MentionFeedback:
+    alternatives: list[str]
+    found: bool
+
+    @property
+    def label(self) -> str:
+        return " / ".join(self.alternatives)
+
+
+@dataclass
+class QuestionState:
+    question: Question
+    tries: int = 0
+    latest: Attempt | None = None
+    draft: dict | None = None
+    next_code: str | None = None
+    # Set by the view for a question whose form is shown.
+    token: str = ""
+    show_form: bool = False
+    error: str = ""
+
+    @property
+    def revision(self):
+        return self.question.current_revision
+
+    @property
+    def options_feedback(self) -> list[OptionFeedback]:
+        """The latest attempt's revision's options, each with whether it was picked."""
+        if self.latest is None:
+            return []
+        picked = set(self.latest.keys)
+        return [
+            OptionFeedback(o["key"], o["text"], o["key"] in picked, bool(o.get("correct")))
+            for o in self.latest.revision.options
+        ]
+
+    @property
+    def mentions_feedback(self) -> list[MentionFeedback]:
+        if self.latest is None:
+            return []
+        found = set(self.latest.feedback.get("found", []))
+        return [
+            MentionFeedback(list(alternatives), index in found)
+            for index, alternatives in enumerate(self.latest.revision.expected)
+        ]
+
+    @property
+    def mentions_needed(self) -> int:
+        revision = self.latest.revision if self.latest else self.revision
+        return revision.pass_mentions or len(revision.expected)
+
+
+@dataclass
+class PhaseProgress:
+    phase: Phase
+    total: int = 0
+    answered: int = 0
+    correct: int = 0  # questions whose latest attempt is right
+    score: float = 0.0  # sum of latest scores
+    first_tries: int = 0
+    first_try_correct: int = 0
+    continue_code: str | None = None
+    question_codes: list[str] = field(default_factory=list)
+
+    @property
+    def answered_percent(self) -> int:
+        return round(100 * self.answered / self.total) if self.total else 0
+
+    @property
+    def correct_percent(self) -> int:
+        return round(100 * self.correct / self.total) if self.total else 0
+
+    @property
+    def first_try_rate(self) -> float | None:
+        return self.first_try_correct / self.first_tries if self.first_tries else None
+
+
+def phase_questions(*, phase: Phase) -> list[Question]:
+    return list(
+        Question.objects.active()
+        .for_phase(phase)
+        .select_related("current_revision", "phase")
+        .order_by("position")
+    )
+
+
+def phase_states(*, learner, phase: Phase) -> list[QuestionState]:
+    """Each active question of `phase` with the learner's latest attempt, tries and draft.
+    Three queries: questions, attempts, drafts."""
+    questions = phase_questions(phase=phase)
+    states = {q.pk: QuestionState(question=q) for q in questions}
+    attempts = (
+        Attempt.objects.for_learner(learner)
+        .filter(question__in=questions)
+        .select_related("revision")
+        .order_by("created_at", "id")
+    )
+    for attempt in attempts:
+        state = states[attempt.question_id]
+        state.tries += 1
+        state.latest = attempt
+    for question_id, answer in Draft.objects.filter(
+        learner=learner, question__in=questions
+    ).values_list("question_id", "answer"):
+        states[question_id].draft = answer
+    ordered = [states[q.pk] for q in questions]
+    for state, following in zip(ordered, ordered[1:], strict=False):
+        state.next_code = following.question.code
+    return ordered
+
+
+def question_state(*, learner, question: Question) -> QuestionState:
+    """One question's state, for the HTMX fragments."""
+    attempts = list(
+        Attempt.objects.for_learner(learner)
+        .filter(question=question)
+        .select_related("revision")
+        .order_by("-created_at", "-id")[:1]
+    )
+    tries = Attempt.objects.for_learner(learner).filter(question=question).count()
+    following = (
+        Question.objects.active()
+        .filter(phase_id=question.phase_id, position__gt=question.position)
+        .order_by("position")
+        .values_list("code", flat=True)
+        .first()
+    )
+    return QuestionState(
+        question=question,
+        tries=tries,
+        latest=attempts[0] if attempts else None,
+        next_code=following,
+    )
+
+
+def learner_progress(*, learner) -> list[PhaseProgress]:
+    """Per active phase: totals, the learner's latest results and first-try results."""
+    phases = list(
+        Phase.objects.active()
+        .annotate(total=Count("questions", filter=Q(questions__retired_at__isnull=True)))
+        .order_by("number")
+    )
+    progress = {p.pk: PhaseProgress(phase=p, total=p.total) for p in phases}
+    questions = Question.objects.active().filter(phase__in=phases).order_by("phase", "position")
+    codes_by_phase: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for question_id, code, phase_id in questions.values_list("id", "code", "phase_id"):
+        codes_by_phase[phase_id].append((question_id, code))
+        progress[phase_id].question_codes.append(code)
+
+    latest: dict[int, tuple[bool, float]] = {}
+    first: dict[int, bool] = {}
+    rows = (
+        Attempt.objects.for_learner(learner)
+        .filter(question__retired_at__isnull=True)
+        .order_by("created_at", "id")
+        .values_list("question_id", "correct", "score")
+    )
+    for question_id, correct, score in rows:
+        first.setdefault(question_id, correct)
+        latest[question_id] = (correct, score)
+
+    for phase_id, items in codes_by_phase.items():
+        summary = progress[phase_id]
+        for question_id, code in items:
+            if question_id in latest:
+                correct, score = latest[question_id]
+                summary.answered += 1
+                summary.correct += correct
+                summary.score += score
+                summary.first_tries += 1
+                summary.first_try_correct += first[question_id]
+            elif summary.continue_code is None:
+                summary.continue_code = code
+    return [progress[p.pk] for p in phases]
+
+
+HISTORY_LIMIT = 200
+
+
+def attempt_history(*, learner, limit: int = HISTORY_LIMIT) -> list[Attempt]:
+    return list(
+        Attempt.objects.for_learner(learner)
+        .select_related("question", "revision", "question__phase")
+        .order_by("-created_at", "-id")[:limit]
+    )

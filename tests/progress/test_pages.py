@@ -1,0 +1,185 @@
+"""Learner pages: what they show, what they never show, and how many queries they cost."""
+
+import re
+
+import pytest
+
+from progress.services import attempt_record
+from quizzes.models import Question
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def article(html: str, code: str) -> str:
+    match = re.search(rf'<article class="question" id="{re.escape(code)}".*?</article>', html, re.S)
+    assert match, f"no article for {code}"
+    return match.group(0)
+
+
+def answer(learner, code, keys=(), text="", n=1):
+    revision = Question.objects.get(code=code).current_revision
+    for i in range(n):
+        attempt_record(
+            learner=learner,
+            revision=revision,
+            nonce=f"{learner.pk}-{code}-{i}-{keys}-{text}",
+            answer={"keys": list(keys)} if revision.kind != "free" else {"text": text},
+            language="en",
+        )
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_phase_page_never_reveals_the_key_before_answering(
+    seeds_imported, learner_client, language
+):
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    for number in (10, 19):
+        html = learner_client.get(f"/phase/{number}/").content.decode()
+        for question in Question.objects.filter(phase__number=number).select_related(
+            "current_revision"
+        ):
+            revision = question.current_revision
+            card = article(html, question.code)
+            # No flag in any attribute, data or script, and no feedback marks.
+            assert not re.search(r"correct[\"'=:]|is-right|right-pick|missed-key", card), (
+                question.code
+            )
+            assert "<script" not in card
+            assert "✓" not in card
+            for text in (revision.explanation_en, revision.explanation_es):
+                if text:
+                    assert text[:40] not in html, question.code
+            for alternatives in revision.expected:
+                for alternative in alternatives:
+                    assert alternative.lower() not in card.lower(), (question.code, alternative)
+
+
+def test_phase_page_shows_kinds_with_accessible_controls(seeds_imported, learner_client):
+    html = learner_client.get("/phase/10/").content.decode()
+
+    single, multi, free = (article(html, c) for c in ("q-10-01", "q-10-02", "q-10-03"))
+    assert single.count('type="radio"') == 4
+    assert "<legend>Choose one answer</legend>" in single
+    assert multi.count('type="checkbox"') == 4
+    assert "<legend>Choose every right answer</legend>" in multi
+    assert '<label class="field-label" for="q-10-03-text">Your answer</label>' in free
+    assert 'id="q-10-03-text" name="text"' in free
+    assert 'for="q-10-01-B"' in single and 'id="q-10-01-B"' in single
+    assert 'aria-live="polite"' in single
+
+
+def test_phase_page_renders_markdown_and_escapes_html(make_phase, learner_client):
+    make_phase(1)
+
+    html = learner_client.get("/phase/1/").content.decode()
+
+    assert "Prompt &lt;b&gt;bold&lt;/b&gt; and <code>code</code>" in html
+    assert "<b>bold</b>" not in html
+
+
+def test_phase_page_spanish_falls_back_to_english_per_field(seeds_imported, learner_client):
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+
+    html = learner_client.get("/phase/19/").content.decode()
+
+    card = article(html, "q-19-01")
+    assert "Firma de overflow fp16" in card
+    assert '<span lang="en">A run in fp16 with no loss scaling shows' in card
+    assert "Elige una respuesta" in card
+    assert '<html lang="es">' in html
+
+
+def test_phase_page_shows_latest_result_and_tries(seeds_imported, learner_client, learner):
+    answer(learner, "q-10-01", keys=["A"])
+    answer(learner, "q-10-01", keys=["B"])
+
+    html = learner_client.get("/phase/10/").content.decode()
+
+    card = article(html, "q-10-01")
+    assert "2 tries" in card
+    assert "Right" in card
+    assert 'href="#q-10-02"' in card
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_phase_page_runs_fixed_queries(
+    make_phase, learner_client, learner, django_assert_num_queries, count
+):
+    codes = make_phase(count)
+    for code in codes:
+        answer(learner, code, keys=["A"], text="zebraword", n=3)
+
+    with django_assert_num_queries(6):
+        response = learner_client.get("/phase/1/")
+
+    assert response.content.decode().count('class="question"') == count
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_home_runs_fixed_queries_and_shows_progress(
+    make_phase, learner_client, learner, django_assert_num_queries, count
+):
+    codes = make_phase(count)
+    make_phase(count, number=2)
+    answer(learner, codes[0], keys=["A"], text="zebraword", n=2)
+
+    with django_assert_num_queries(5):
+        response = learner_client.get("/")
+
+    html = " ".join(response.content.decode().split())
+    assert f"1 of {count} answered" in html
+    assert f"1 of {count} right" in html
+    assert f"0 of {count} answered" in html
+    expected_continue = f"/phase/1/#{codes[1]}" if count > 1 else "/phase/1/"
+    assert expected_continue in html
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_my_progress_runs_fixed_queries(
+    make_phase, learner_client, learner, django_assert_num_queries, count
+):
+    for code in make_phase(count):
+        answer(learner, code, keys=["B"], text="nothing", n=1)
+        answer(learner, code, keys=["A"], text="zebraword", n=1)
+
+    with django_assert_num_queries(6):
+        response = learner_client.get("/progress/")
+
+    html = " ".join(response.content.decode().split())
+    assert f"<td>{count} / {count}</td> <td>{count} / {count}</td> <td>0%</td>" in html
+    assert html.count("<time ") == 2 * count
+
+
+def test_my_progress_first_try_rate_and_score(seeds_imported, learner_client, learner):
+    answer(learner, "q-10-01", keys=["B"])
+    answer(learner, "q-10-02", keys=["A"])
+    answer(learner, "q-10-02", keys=["A", "C"])
+
+    html = " ".join(learner_client.get("/progress/").content.decode().split())
+
+    assert "<td>2 / 5</td> <td>2 / 5</td> <td>50%</td>" in html
+
+
+def test_learner_never_sees_another_learners_attempts(seeds_imported, learner_client, learner):
+    other = UserFactory(username="bea")
+    answer(other, "q-10-01", keys=["A"])
+
+    progress = learner_client.get("/progress/").content.decode()
+    phase = learner_client.get("/phase/10/").content.decode()
+
+    assert "You have not answered any question yet." in progress
+    assert "Not quite" not in phase
+    assert "try" not in article(phase, "q-10-01")
+
+
+def test_anonymous_visitor_is_sent_to_login(seeds_imported, client):
+    for url in ("/", "/phase/10/", "/progress/", "/question/q-10-01/form/"):
+        response = client.get(url)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith("/login/?next="), url
+
+
+def test_unknown_or_retired_phase_is_404(seeds_imported, learner_client):
+    assert learner_client.get("/phase/99/").status_code == 404
