@@ -65,7 +65,7 @@ def question_form(request: HtmxHttpRequest, code: str) -> HttpResponse:
     state = question_state(learner=request.user, question=question)
     state.show_form = True
     state.token = token_issue(learner_id=request.user.pk, revision_id=question.current_revision_id)
-    return render(request, f"{CARD}#question-body", {"state": state})
+    return render(request, f"{CARD}#question-body", {"state": state, "focus": True})
 
 
 @login_not_required  # an expired session is handled here, so the answer is kept
@@ -116,7 +116,9 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if not request.htmx:
         return redirect(f"{_phase_url(question)}#{code}")
     state = question_state(learner=request.user, question=question)
-    return render(request, f"{CARD}#question-body", {"state": state})
+    # The swapped-in feedback takes focus (htmx honours autofocus), so keyboard and
+    # screen-reader users land on the result.
+    return render(request, f"{CARD}#question-body", {"state": state, "focus": True})
 
 
 def _form_again(request: HtmxHttpRequest, question, revision, token, raw, error) -> HttpResponse:

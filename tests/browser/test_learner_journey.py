@@ -1,0 +1,149 @@
+"""A learner's whole journey in a real browser, in both languages, with axe checks."""
+
+import re
+
+import pytest
+from django.urls import reverse
+
+from accounts.services import invite_create
+from progress.models import Attempt
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "a-long-Pass-phrase-42"
+
+
+@pytest.fixture
+def site(live_server, seed_dir):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("import_quizzes", str(seed_dir), stdout=StringIO())
+    return live_server.url
+
+
+def create_account(page, site, username="lina"):
+    _invite, url = invite_create(note="browser")
+    page.goto(site + re.sub(r"^https?://[^/]+", "", url))
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    page.get_by_role("heading", name="Phases").wait_for()
+
+
+def test_learner_journey_invite_answer_switch_language_relogin(page, site, axe_check):
+    create_account(page, site)
+    axe_check(page, "home en")
+
+    page.get_by_role("link", name=re.compile(r"Phase 10: Initialization")).click()
+    axe_check(page, "phase en, unanswered")
+    page.evaluate("window.__notReloaded = true")
+
+    single = page.locator("#q-10-01")
+    single.get_by_label(re.compile("fp32's 8-bit exponent")).check()
+    single.get_by_role("button", name="Check answer").click()
+    single.get_by_role("heading", name="Right").wait_for()
+    assert single.get_by_text("your pick, right").is_visible()
+
+    multi = page.locator("#q-10-02")
+    multi.get_by_label("The mean subtraction").check()
+    multi.get_by_label("The learnable gain γ").check()
+    multi.get_by_role("button", name="Check answer").click()
+    multi.get_by_role("heading", name="Not quite").wait_for()
+    assert multi.get_by_text("Partial score: 0%").is_visible()
+    assert multi.get_by_text("right, not picked").is_visible()
+
+    free = page.locator("#q-10-03")
+    free.get_by_label("Your answer").fill("Pre-LN keeps an identity path with unit gain.")
+    free.get_by_role("button", name="Check answer").click()
+    free.get_by_role("heading", name="Right").wait_for()
+    assert free.get_by_text("identity / identidad").is_visible()
+
+    assert page.evaluate("window.__notReloaded") is True
+    assert Attempt.objects.count() == 3
+    axe_check(page, "phase en, answered")
+
+    page.get_by_role("button", name="Español").click()
+    page.get_by_role("heading", name=re.compile("Fase 10: Inicialización")).wait_for()
+    assert page.locator("html").get_attribute("lang") == "es"
+    assert page.locator("#q-10-01").get_by_role("heading", name="Correcto").is_visible()
+    assert page.locator("#q-10-04").get_by_role("button", name="Comprobar respuesta").is_visible()
+    assert page.get_by_text("Una entrada que es toda ceros").is_visible()
+    axe_check(page, "phase es")
+
+    page.get_by_role("button", name="Cerrar sesión").click()
+    page.get_by_label("Username").fill("lina")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.get_by_role("heading", name="Fases").wait_for()
+    assert page.get_by_text("3 de 5 respondidas").is_visible()
+    axe_check(page, "home es")
+
+    page.get_by_role("link", name="Mi progreso").click()
+    row = page.get_by_role("row", name=re.compile("10 · Inicialización"))
+    assert re.search(r"3 / 5", row.inner_text())
+    assert page.get_by_role("table", name=re.compile("Tus últimos 3 intentos")).is_visible()
+    axe_check(page, "progress es")
+
+
+def test_keyboard_only_answer_moves_focus_to_feedback_and_next(page, site):
+    create_account(page, site, "kim")
+    page.goto(site + reverse("progress:phase", args=[10]) + "#q-10-04")
+    page.locator("#q-10-04").focus()
+
+    page.keyboard.press("Tab")  # to the first option of q-10-04
+    page.keyboard.press("ArrowDown")  # option B
+    page.keyboard.press("Tab")  # to "Check answer"
+    page.keyboard.press("Enter")
+
+    page.locator("#q-10-04").get_by_role("heading", name="Right").wait_for()
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.id === 'q-10-04-result'"
+    )
+    page.keyboard.press("Tab")  # "Answer again"
+    page.keyboard.press("Tab")  # "Next question"
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.activeElement && document.activeElement.id === 'q-10-05'")
+    assert Attempt.objects.get().answer == {"keys": ["B"]}
+
+
+def test_double_click_stores_one_attempt(page, site):
+    create_account(page, site, "dee")
+    page.goto(site + reverse("progress:phase", args=[19]))
+    card = page.locator("#q-19-01")
+    card.get_by_label(re.compile("exceeded 65504")).check()
+
+    card.get_by_role("button", name="Check answer").dblclick()
+
+    card.get_by_role("heading", name="Right").wait_for()
+    assert Attempt.objects.count() == 1
+
+
+def test_answer_without_choice_shows_the_message_in_place(page, site):
+    create_account(page, site, "eve")
+    page.goto(site + reverse("progress:phase", args=[10]))
+    card = page.locator("#q-10-02")
+
+    card.get_by_role("button", name="Check answer").click()
+
+    assert card.get_by_role("alert").inner_text() == "Choose at least one option."
+    assert Attempt.objects.count() == 0
+
+
+def test_phone_width_has_no_horizontal_scroll(page, site, axe_check):
+    create_account(page, site, "pho")
+    page.set_viewport_size({"width": 375, "height": 740})
+
+    for path in ("/", "/phase/19/", "/progress/"):
+        page.goto(site + path)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 375, (path, width)
+    axe_check(page, "progress on a phone")
+
+
+def test_login_page_is_accessible(page, site, axe_check):
+    page.goto(site + "/login/")
+
+    axe_check(page, "login")
