@@ -9,15 +9,34 @@ from .services import invite_create
 
 @admin.register(Invite)
 class InviteAdmin(admin.ModelAdmin):
-    list_display = ["__str__", "created_by", "created_at", "expires_at", "used_at", "used_by"]
-    list_select_related = ["created_by", "used_by"]
-    fields = ["note"]
-    readonly_fields = []
+    list_display = [
+        "__str__",
+        "cohort",
+        "created_by",
+        "created_at",
+        "expires_at",
+        "used_at",
+        "used_by",
+    ]
+    list_filter = ["cohort"]
+    list_select_related = ["created_by", "used_by", "cohort"]
 
     def get_fields(self, request, obj=None):
         if obj is None:
-            return ["note"]
-        return ["note", "created_by", "created_at", "expires_at", "used_at", "used_by"]
+            return ["note", "cohort"]
+        return ["note", "cohort", "created_by", "created_at", "expires_at", "used_at", "used_by"]
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        return queryset.filter(created_by=request.user)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        # An instructor invites into the cohorts they teach, not into anyone's.
+        if db_field.name == "cohort" and not request.user.is_superuser:
+            kwargs["queryset"] = db_field.related_model.objects.filter(instructors=request.user)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else self.get_fields(request, obj)
@@ -28,7 +47,10 @@ class InviteAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change):
         # The link's token exists only now: show it once, store only its hash.
         invite, url = invite_create(
-            created_by=request.user, note=form.cleaned_data["note"], request=request
+            created_by=request.user,
+            note=form.cleaned_data["note"],
+            cohort=form.cleaned_data.get("cohort"),
+            request=request,
         )
         obj.pk = invite.pk
         obj.refresh_from_db()

@@ -75,6 +75,15 @@ class Invite(OneTimeLink):
         verbose_name=_("created by"),
     )
     note = models.CharField(_("note"), max_length=200, blank=True)
+    cohort = models.ForeignKey(
+        "progress.Cohort",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="invites",
+        verbose_name=_("cohort"),
+        help_text=_("Redeeming the invite makes the learner a member."),
+    )
     used_by = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -86,7 +86,9 @@ def setup_link_create() -> str:
     return absolute_url(reverse("accounts:setup", args=[raw]))
 
 
-def invite_create(*, created_by=None, note: str = "", request=None) -> tuple[Invite, str]:
+def invite_create(
+    *, created_by=None, note: str = "", cohort=None, request=None
+) -> tuple[Invite, str]:
     raw, now = secrets.token_urlsafe(32), timezone.now()
     invite = Invite.objects.create(
         token_hash=token_hash(raw),
@@ -94,6 +96,7 @@ def invite_create(*, created_by=None, note: str = "", request=None) -> tuple[Inv
         expires_at=now + INVITE_VALID,
         created_by=created_by,
         note=note,
+        cohort=cohort,
     )
     audit_record(
         kind=AuditKind.INVITE_CREATED,
@@ -101,6 +104,7 @@ def invite_create(*, created_by=None, note: str = "", request=None) -> tuple[Inv
         user=created_by,
         invite=invite.pk,
         note=note,
+        cohort=cohort.name if cohort else None,
     )
     return invite, absolute_url(reverse("accounts:invite", args=[raw]))
 
@@ -136,6 +140,8 @@ def invite_redeem(*, token: str, username: str, password: str, language: str, re
         invite.used_at = timezone.now()
         invite.used_by = user
         invite.save(update_fields=["used_at", "used_by"])
+        if invite.cohort_id:
+            invite.cohort.learners.add(user)
         audit_record(kind=AuditKind.INVITE_REDEEMED, request=request, user=user, invite=invite.pk)
     return user
 

@@ -41,6 +41,9 @@ class Attempt(models.Model):
     partial = models.FloatField(_("partial score"))
     # What the grader found: right/wrong picks, missed keys, mentions found and missed.
     feedback = models.JSONField(_("feedback"), default=dict)
+    # A short key for counting answers alike in item analysis: the picked keys ("AC")
+    # of a choice answer, the missed mention numbers ("0,2") of a free one.
+    pattern = models.CharField(_("answer pattern"), max_length=64, blank=True)
     language = models.CharField(_("language shown"), max_length=5)
     created_at = models.DateTimeField(_("answered at"), default=timezone.now)
 
@@ -55,6 +58,8 @@ class Attempt(models.Model):
                 fields=["learner", "question", "created_at"], name="attempt_learner_q_idx"
             ),
             models.Index(fields=["question", "created_at"], name="attempt_question_idx"),
+            # Covers item analysis over all attempts: group by question and pattern.
+            models.Index(fields=["question", "pattern", "learner"], name="attempt_pattern_idx"),
         ]
         constraints = [
             models.CheckConstraint(
@@ -78,6 +83,49 @@ class Attempt(models.Model):
     @property
     def text(self) -> str:
         return self.answer.get("text", "")
+
+
+class LearnerQuestion(models.Model):
+    """A learner's standing on one question, kept up to date as attempts and regrades
+    are written, so results and item analysis read one narrow row per learner and
+    question instead of every attempt. Everything here can be rebuilt from attempts
+    and regrades (services.learner_question_rebuild)."""
+
+    learner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="question_standings",
+        verbose_name=_("learner"),
+    )
+    question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, related_name="standings", verbose_name=_("question")
+    )
+    attempts = models.PositiveIntegerField(_("attempts"), default=0)
+    first_attempt = models.ForeignKey(
+        Attempt, on_delete=models.PROTECT, related_name="+", verbose_name=_("first attempt")
+    )
+    latest_attempt = models.ForeignKey(
+        Attempt, on_delete=models.PROTECT, related_name="+", verbose_name=_("latest attempt")
+    )
+    # Effective grades: a regrade's result where there is one.
+    first_correct = models.BooleanField(_("right on first try"))
+    latest_correct = models.BooleanField(_("right on latest try"))
+    ever_correct = models.BooleanField(_("ever right"))
+    latest_score = models.FloatField(_("latest score"))
+    # The first and latest attempts' answer patterns, for item analysis without a join.
+    first_pattern = models.CharField(_("first answer pattern"), max_length=64, blank=True)
+    latest_pattern = models.CharField(_("latest answer pattern"), max_length=64, blank=True)
+
+    class Meta:
+        verbose_name = _("learner standing on a question")
+        verbose_name_plural = _("learner standings on questions")
+        constraints = [
+            models.UniqueConstraint(fields=["learner", "question"], name="learner_question_unique")
+        ]
+        indexes = [models.Index(fields=["question"], name="learner_question_q_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.learner_id} on {self.question_id}"
 
 
 class Draft(models.Model):
@@ -105,3 +153,73 @@ class Draft(models.Model):
 
     def __str__(self) -> str:
         return f"draft {self.learner_id} {self.question_id}"
+
+
+class Cohort(models.Model):
+    """A group of learners followed by its instructors."""
+
+    name = models.CharField(_("name"), max_length=150, unique=True)
+    learners = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="cohorts", blank=True, verbose_name=_("learners")
+    )
+    instructors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        related_name="cohorts_taught",
+        blank=True,
+        verbose_name=_("instructors"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("cohort")
+        verbose_name_plural = _("cohorts")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Regrade(models.Model):
+    """One attempt graded again against a newer revision's key, on an instructor's
+    request. The attempt itself is never changed; its effective grade is the newest
+    regrade's."""
+
+    attempt = models.ForeignKey(
+        Attempt, on_delete=models.PROTECT, related_name="regrades", verbose_name=_("attempt")
+    )
+    revision = models.ForeignKey(
+        QuestionRevision,
+        on_delete=models.PROTECT,
+        related_name="regrades",
+        verbose_name=_("graded against"),
+    )
+    old_correct = models.BooleanField(_("was correct"))
+    old_score = models.FloatField(_("old score"))
+    new_correct = models.BooleanField(_("now correct"))
+    new_score = models.FloatField(_("new score"))
+    new_partial = models.FloatField(_("new partial score"))
+    new_feedback = models.JSONField(_("new feedback"), default=dict)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("by"),
+    )
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("regrade")
+        verbose_name_plural = _("regrades")
+        permissions = [("run_regrade", _("Can run a regrade"))]
+        indexes = [models.Index(fields=["attempt", "-id"], name="regrade_attempt_idx")]
+
+    def __str__(self) -> str:
+        return f"regrade of attempt {self.attempt_id}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValueError("Regrade entries are never modified.")
+        super().save(*args, **kwargs)

@@ -206,3 +206,14 @@ def attempt_history(*, learner, limit: int = HISTORY_LIMIT) -> list[Attempt]:
         .select_related("question", "revision", "question__phase")
         .order_by("-created_at", "-id")[:limit]
     )
+
+
+def attempt_counts_for_revisions(revision_ids) -> dict[int, int]:
+    """Attempts per revision; the importer's dry run shows what an edit touches."""
+    return dict(
+        Attempt.objects.filter(revision_id__in=list(revision_ids))
+        .order_by()
+        .values("revision")
+        .annotate(n=Count("id"))
+        .values_list("revision", "n")
+    )

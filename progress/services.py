@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
-from quizzes.grading import grade
+from quizzes.grading import Grade, grade
 from quizzes.models import QuestionRevision
 
-from .models import Attempt, Draft
+from .models import Attempt, Draft, LearnerQuestion, Regrade
 
 MAX_ANSWER_CHARS = 10_000
 
@@ -45,6 +48,22 @@ def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> d
     return {"keys": sorted(chosen)}
 
 
+def answer_pattern(answer: dict, result: Grade) -> str:
+    if "keys" in answer:
+        return "".join(sorted(answer["keys"]))[:64]
+    return ",".join(str(i) for i in result.missed)[:64]
+
+
+def _feedback(result: Grade) -> dict:
+    return {
+        "right_picks": list(result.right_picks),
+        "wrong_picks": list(result.wrong_picks),
+        "missed_keys": list(result.missed_keys),
+        "found": list(result.found),
+        "missed": list(result.missed),
+    }
+
+
 def attempt_record(
     *, learner, revision: QuestionRevision, nonce: str, answer: dict, language: str
 ) -> tuple[Attempt, bool]:
@@ -69,18 +88,14 @@ def attempt_record(
         correct=result.correct,
         score=result.score,
         partial=result.partial,
-        feedback={
-            "right_picks": list(result.right_picks),
-            "wrong_picks": list(result.wrong_picks),
-            "missed_keys": list(result.missed_keys),
-            "found": list(result.found),
-            "missed": list(result.missed),
-        },
+        feedback=_feedback(result),
+        pattern=answer_pattern(answer, result),
         language=language,
     )
     try:
         with transaction.atomic():
             attempt.save()
+            _standing_add(attempt)
             Draft.objects.filter(learner=learner, question_id=revision.question_id).delete()
     except IntegrityError:
         existing = Attempt.objects.filter(token=nonce, learner=learner).first()
@@ -90,7 +105,187 @@ def attempt_record(
     return attempt, True
 
 
+def _standing_add(attempt: Attempt) -> None:
+    """Fold a new attempt into the learner's standing on its question."""
+    standing, created = LearnerQuestion.objects.select_for_update().get_or_create(
+        learner_id=attempt.learner_id,
+        question_id=attempt.question_id,
+        defaults={
+            "attempts": 1,
+            "first_attempt": attempt,
+            "latest_attempt": attempt,
+            "first_correct": attempt.correct,
+            "latest_correct": attempt.correct,
+            "ever_correct": attempt.correct,
+            "latest_score": attempt.score,
+            "first_pattern": attempt.pattern,
+            "latest_pattern": attempt.pattern,
+        },
+    )
+    if created:
+        return
+    standing.attempts += 1
+    standing.latest_attempt = attempt
+    standing.latest_correct = attempt.correct
+    standing.latest_score = attempt.score
+    standing.latest_pattern = attempt.pattern
+    standing.ever_correct = standing.ever_correct or attempt.correct
+    standing.save(
+        update_fields=[
+            "attempts",
+            "latest_attempt",
+            "latest_correct",
+            "latest_score",
+            "latest_pattern",
+            "ever_correct",
+        ]
+    )
+
+
+def learner_question_rebuild(*, pairs=None) -> int:
+    """Recompute standings from attempts and regrades: for the given (learner_id,
+    question_id) pairs, or for everything. Returns how many standings were written."""
+    attempts = Attempt.objects.order_by("id").prefetch_related("regrades")
+    if pairs is not None:
+        pairs = set(pairs)
+        attempts = attempts.filter(
+            learner_id__in={p[0] for p in pairs}, question_id__in={p[1] for p in pairs}
+        )
+    grouped: dict[tuple[int, int], list[Attempt]] = {}
+    for attempt in attempts:
+        key = (attempt.learner_id, attempt.question_id)
+        if pairs is None or key in pairs:
+            grouped.setdefault(key, []).append(attempt)
+
+    def effective(attempt: Attempt) -> tuple[bool, float]:
+        regrades = sorted(attempt.regrades.all(), key=lambda r: r.pk)
+        if regrades:
+            return regrades[-1].new_correct, regrades[-1].new_score
+        return attempt.correct, attempt.score
+
+    with transaction.atomic():
+        for (learner_id, question_id), items in grouped.items():
+            grades = [effective(a) for a in items]
+            LearnerQuestion.objects.update_or_create(
+                learner_id=learner_id,
+                question_id=question_id,
+                defaults={
+                    "attempts": len(items),
+                    "first_attempt": items[0],
+                    "latest_attempt": items[-1],
+                    "first_correct": grades[0][0],
+                    "latest_correct": grades[-1][0],
+                    "ever_correct": any(g[0] for g in grades),
+                    "latest_score": grades[-1][1],
+                    "first_pattern": items[0].pattern,
+                    "latest_pattern": items[-1].pattern,
+                },
+            )
+    return len(grouped)
+
+
 def draft_save(*, learner_id: int, question_id: int, answer: dict) -> None:
     Draft.objects.update_or_create(
         learner_id=learner_id, question_id=question_id, defaults={"answer": answer}
     )
+
+
+@dataclass
+class RegradeChange:
+    attempt: Attempt
+    revision: QuestionRevision
+    old_correct: bool
+    old_score: float
+    result: Grade
+
+
+@dataclass
+class RegradePlan:
+    """What a regrade would change: attempts of older revisions graded again against
+    the current revision's key."""
+
+    changes: list[RegradeChange] = field(default_factory=list)
+    unchanged: int = 0
+    skipped: int = 0  # options no longer match by key, or the kind changed
+
+    @property
+    def to_right(self) -> int:
+        return sum(1 for c in self.changes if c.result.correct and not c.old_correct)
+
+    @property
+    def to_wrong(self) -> int:
+        return sum(1 for c in self.changes if c.old_correct and not c.result.correct)
+
+    def summary(self) -> str:
+        return (
+            f"{len(self.changes)} attempt(s) change: {self.to_right} wrong → right, "
+            f"{self.to_wrong} right → wrong, "
+            f"{len(self.changes) - self.to_right - self.to_wrong} score only; "
+            f"{self.unchanged} unchanged, {self.skipped} skipped (options differ by key)"
+        )
+
+
+def _regradable(old: QuestionRevision, new: QuestionRevision) -> bool:
+    if old.kind != new.kind:
+        return False
+    if new.kind == "free":
+        return True
+    return {o["key"] for o in old.options} == {o["key"] for o in new.options}
+
+
+def regrade_plan(*, questions) -> RegradePlan:
+    """Plan a regrade of `questions` (Question rows); reads only."""
+    plan = RegradePlan()
+    attempts = (
+        Attempt.objects.filter(question__in=questions)
+        .exclude(revision_id=F("question__current_revision_id"))
+        .select_related("revision", "question__current_revision")
+        .prefetch_related("regrades")
+        .order_by("id")
+    )
+    for attempt in attempts:
+        current = attempt.question.current_revision
+        if not _regradable(attempt.revision, current):
+            plan.skipped += 1
+            continue
+        regrades = sorted(attempt.regrades.all(), key=lambda r: r.pk)
+        old_correct = regrades[-1].new_correct if regrades else attempt.correct
+        old_score = regrades[-1].new_score if regrades else attempt.score
+        result = grade(
+            kind=current.kind,
+            correct_keys=current.correct_keys,
+            expected=current.expected,
+            pass_mentions=current.pass_mentions,
+            keys=attempt.keys,
+            text=attempt.text,
+        )
+        if result.correct == old_correct and result.score == old_score:
+            plan.unchanged += 1
+            continue
+        plan.changes.append(RegradeChange(attempt, current, old_correct, old_score, result))
+    return plan
+
+
+def regrade_apply(*, plan: RegradePlan, by=None) -> int:
+    """Record one Regrade per change, in one transaction. Attempts stay as they are."""
+    with transaction.atomic():
+        Regrade.objects.bulk_create(
+            [
+                Regrade(
+                    attempt=change.attempt,
+                    revision=change.revision,
+                    old_correct=change.old_correct,
+                    old_score=change.old_score,
+                    new_correct=change.result.correct,
+                    new_score=change.result.score,
+                    new_partial=change.result.partial,
+                    new_feedback=_feedback(change.result),
+                    by=by,
+                )
+                for change in plan.changes
+            ]
+        )
+        learner_question_rebuild(
+            pairs={(c.attempt.learner_id, c.attempt.question_id) for c in plan.changes}
+        )
+    return len(plan.changes)

@@ -32,6 +32,8 @@ class ImportPlan:
     unchanged: list[QuestionDoc] = field(default_factory=list)
     retired: list[Question] = field(default_factory=list)
     dry_run: bool = False
+    # For changed questions: the revision they had before this import.
+    current_revision_ids: dict[str, int] = field(default_factory=dict)
 
     def summary(self) -> str:
         line = (
@@ -104,6 +106,7 @@ def quiz_import(*, quiz_set: QuizSet, dry_run: bool = False) -> ImportPlan:
                 plan.added.append(doc)
             elif question.current_revision.content_hash != doc.content_hash:
                 plan.changed.append(doc)
+                plan.current_revision_ids[doc.code] = question.current_revision_id
             else:
                 plan.unchanged.append(doc)
         plan.retired = sorted(

@@ -177,7 +177,10 @@ def test_import_dry_run_prints_plan_and_writes_nothing(seed_dir):
     output = StringIO()
     call_command("import_quizzes", str(seed_dir), "--dry-run", "-v", "2", stdout=output)
 
-    assert "Changed:\n  q-19-01\n" in output.getvalue()
+    assert (
+        "Changed (attempts on the current revision):\n  q-19-01: 0 attempt(s)\n"
+        in output.getvalue()
+    )
     assert (
         output.getvalue()
         .strip()

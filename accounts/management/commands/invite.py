@@ -3,6 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.services import invite_create
+from progress.models import Cohort
 
 
 class Command(BaseCommand):
@@ -11,11 +12,17 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("--count", type=int, default=1, help="How many links (1-500).")
         parser.add_argument("--note", default="", help="A note kept with each invite.")
+        parser.add_argument("--cohort", default=None, help="Name of the cohort to join.")
 
     def handle(self, *args, **options):
-        count, note = options["count"], options["note"]
+        count, note, cohort_name = options["count"], options["note"], options["cohort"]
         if not 1 <= count <= 500:
             raise CommandError("--count must be between 1 and 500.")
+        cohort = None
+        if cohort_name:
+            cohort = Cohort.objects.filter(name=cohort_name).first()
+            if cohort is None:
+                raise CommandError(f"No cohort named {cohort_name!r}; create it in the admin.")
         for _ in range(count):
-            _invite, url = invite_create(note=note[:200])
+            _invite, url = invite_create(note=note[:200], cohort=cohort)
             self.stdout.write(url)

@@ -4,7 +4,10 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.utils.module_loading import import_string
 
+from accounts.enums import AuditKind
+from accounts.services import audit_record
 from quizzes.loader import load_quiz_set
 from quizzes.services import ImportRefused, quiz_import
 
@@ -43,10 +46,19 @@ class Command(BaseCommand):
                 f"{len(refused.problems)} problem(s) found; nothing was imported."
             ) from None
 
+        if plan.changed and (dry_run or verbosity >= 2):
+            # What the edit touches: attempts stay on the revision they answered.
+            count = import_string(settings.QUIZ_ATTEMPT_COUNTER)
+            attempts = count([plan.current_revision_ids[d.code] for d in plan.changed])
+            self.stdout.write(
+                self.style.MIGRATE_HEADING("Changed (attempts on the current revision):")
+            )
+            for doc in plan.changed:
+                revision_id = plan.current_revision_ids[doc.code]
+                self.stdout.write(f"  {doc.code}: {attempts.get(revision_id, 0)} attempt(s)")
         if verbosity >= 2:
             for heading, items in (
                 ("Added", [d.code for d in plan.added]),
-                ("Changed", [d.code for d in plan.changed]),
                 ("Retired", [q.code for q in plan.retired]),
                 ("Unchanged", [d.code for d in plan.unchanged]),
             ):
@@ -54,4 +66,6 @@ class Command(BaseCommand):
                     self.stdout.write(self.style.MIGRATE_HEADING(f"{heading}:"))
                     for code in items:
                         self.stdout.write(f"  {code}")
+        if not dry_run:
+            audit_record(kind=AuditKind.IMPORT_RUN, summary=plan.summary(), via="command")
         self.stdout.write(self.style.SUCCESS(plan.summary()))

@@ -1,0 +1,382 @@
+"""Selectors for a cohort's results: the learner × phase table and item analysis.
+
+Every figure comes from a handful of aggregate queries, whatever the cohort's size:
+the database groups and counts, Python only arranges the (small) results.
+
+Which attempts count is the `mode`:
+- "latest": each learner's latest attempt per question (the default);
+- "first": each learner's first attempt per question;
+- "all": every attempt; a question counts as right if any attempt was right.
+The figures are read from LearnerQuestion, one row per learner and question kept up to
+date as attempts and regrades are written, so they include regrades; the options picked
+and mentions missed are counted in the answers as given.
+
+Facility and discrimination are classical item analysis and always use first attempts:
+facility is the share of learners who got the question right on their first try;
+discrimination is the upper-lower index: (right in the top 27 % − right in the bottom
+27 %) ÷ group size, with learners ranked by their total in the selected mode and a
+question not tried counted as not right.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db.models import Count, Q, Sum
+from django.db.models.fields.json import KT
+
+from quizzes.models import Phase, Question, QuestionRevision
+
+from .models import Attempt, Cohort, LearnerQuestion, Regrade
+
+MODES = ("latest", "first", "all")
+SORTS = ("learner", "-learner", "total", "-total")
+GROUP_SHARE = 0.27
+FLAG_FACILITY = 0.20
+
+
+STRIP_FILLS = ("#e5e7eb", "#c6e6cf", "#8fd19e", "#4caf6d", "#1a7f37")
+
+
+@dataclass
+class Cell:
+    answered: int = 0
+    correct: int = 0
+    total: int = 0
+
+    @property
+    def fill(self) -> str:
+        """Colour of this phase in the learner's progress strip: greener is more right."""
+        if not self.total or not self.correct:
+            return STRIP_FILLS[0]
+        return STRIP_FILLS[1 + min(3, int(4 * self.correct / self.total - 1e-9))]
+
+
+@dataclass
+class LearnerRow:
+    learner_id: int
+    username: str
+    cells: list[Cell] = field(default_factory=list)
+    correct: int = 0
+    answered: int = 0
+
+
+@dataclass
+class ItemStats:
+    question: Question
+    attempts: int = 0
+    learners: int = 0
+    first_right: int = 0
+    discrimination: float | None = None
+    picks: dict[str, int] = field(default_factory=dict)
+    picked_answers: int = 0
+    mention_misses: list[tuple[str, int]] = field(default_factory=list)
+    free_answers: int = 0
+
+    @property
+    def facility(self) -> float | None:
+        return self.first_right / self.learners if self.learners else None
+
+    @property
+    def flags(self) -> list[str]:
+        flags = []
+        if self.facility is not None and self.facility < FLAG_FACILITY:
+            flags.append("low facility")
+        if self.discrimination is not None and self.discrimination < 0:
+            flags.append("negative discrimination")
+        return flags
+
+    @property
+    def pick_rates(self) -> list[tuple[str, int, float, bool]]:
+        """(key, picks, share of answers, is correct) per option of the current revision."""
+        revision = self.question.current_revision
+        total = self.picked_answers or 1
+        return [
+            (
+                o["key"],
+                self.picks.get(o["key"], 0),
+                self.picks.get(o["key"], 0) / total,
+                bool(o.get("correct")),
+            )
+            for o in revision.options
+        ]
+
+    @property
+    def miss_rates(self) -> list[tuple[str, int, float]]:
+        total = self.free_answers or 1
+        return [(label, n, n / total) for label, n in self.mention_misses]
+
+
+@dataclass
+class CohortResults:
+    cohort: Cohort
+    mode: str
+    sort: str
+    phase: Phase | None
+    phases: list[Phase]
+    questions: list[Question]
+    rows: list[LearnerRow]
+    items: list[ItemStats]
+    histogram: list[tuple[str, int]]
+    completion: list[tuple[Phase, float]]
+
+
+def cohort_learner_ids(cohort: Cohort):
+    """The cohort's learner ids as a subquery, without joining the user table."""
+    return Cohort.learners.through.objects.filter(cohort=cohort).values("user_id")
+
+
+def cohort_attempts(*, cohort: Cohort):
+    return Attempt.objects.filter(learner_id__in=cohort_learner_ids(cohort))
+
+
+MODE_CORRECT = {"latest": "latest_correct", "first": "first_correct", "all": "ever_correct"}
+MODE_ATTEMPT = {"latest": "latest_attempt", "first": "first_attempt"}
+
+
+def cohort_results(
+    *, cohort: Cohort, mode: str = "latest", phase: Phase | None = None, sort: str = "learner"
+) -> CohortResults:
+    mode = mode if mode in MODES else "latest"
+    sort = sort if sort in SORTS else "learner"
+    phases = list(Phase.objects.active().order_by("number"))
+    questions_qs = Question.objects.active().select_related("current_revision", "phase")
+    if phase is not None:
+        questions_qs = questions_qs.filter(phase=phase)
+    questions = list(questions_qs.order_by("phase__number", "position"))
+    shown_phases = [p for p in phases if phase is None or p.pk == phase.pk]
+    per_phase_total: dict[int, int] = defaultdict(int)
+    for question in questions:
+        per_phase_total[question.phase_id] += 1
+
+    learners = list(cohort.learners.order_by("username").values_list("id", "username"))
+    rows = {
+        learner_id: LearnerRow(
+            learner_id,
+            username,
+            [Cell(total=per_phase_total[p.pk]) for p in shown_phases],
+        )
+        for learner_id, username in learners
+    }
+    column = {p.pk: index for index, p in enumerate(shown_phases)}
+    items = {q.pk: ItemStats(question=q) for q in questions}
+
+    # Standings: one row per learner and question answered, effective grades included.
+    standings = LearnerQuestion.objects.filter(
+        learner_id__in=cohort_learner_ids(cohort), question__retired_at__isnull=True
+    )
+    if phase is not None:
+        standings = standings.filter(question__phase=phase)
+    right = MODE_CORRECT[mode]
+
+    # 1. The learner × phase table, and each learner's total.
+    for learner_id, phase_id, answered, correct in (
+        standings.order_by()
+        .values_list("learner", "question__phase")
+        .annotate(answered=Count("id"), right=Count("id", filter=Q(**{right: True})))
+    ):
+        row = rows.get(learner_id)
+        if row is None or phase_id not in column:
+            continue
+        cell = row.cells[column[phase_id]]
+        cell.answered, cell.correct = answered, correct
+        row.answered += answered
+        row.correct += correct
+
+    ordered = sorted(rows.values(), key=lambda r: r.username)
+    if sort == "-learner":
+        ordered.reverse()
+    elif sort in ("total", "-total"):
+        sign = -1 if sort == "-total" else 1
+        ordered.sort(key=lambda r: (sign * r.correct, r.username))
+
+    # 2. Item analysis in one pass: attempts, learners who tried, right on first try, and
+    # right on first try in the top and bottom 27 % of learners by total (discrimination).
+    ranked = sorted(rows.values(), key=lambda r: (r.correct, r.username))
+    group = math.floor(len(ranked) * GROUP_SHARE)
+    lower = [r.learner_id for r in ranked[:group]]
+    upper = [r.learner_id for r in ranked[-group:]] if group else []
+    for question_id, attempts, learners_n, first_right, up, low in (
+        standings.order_by()
+        .values_list("question")
+        .annotate(
+            n=Sum("attempts"),
+            who=Count("id"),
+            first_right=Count("id", filter=Q(first_correct=True)),
+            up=Count("id", filter=Q(learner__in=upper, first_correct=True)),
+            low=Count("id", filter=Q(learner__in=lower, first_correct=True)),
+        )
+    ):
+        if question_id in items:
+            stats = items[question_id]
+            stats.attempts, stats.learners, stats.first_right = attempts, learners_n, first_right
+            if group:
+                stats.discrimination = (up - low) / group
+
+    # 4. Which options were picked and which mentions missed, in the answers as given.
+    choice_ids = [q.pk for q in questions if q.current_revision.kind != "free"]
+    free_ids = [q.pk for q in questions if q.current_revision.kind == "free"]
+    if mode in MODE_ATTEMPT:
+        via = MODE_ATTEMPT[mode].removesuffix("_attempt")
+        patterns = standings.filter(question__in=choice_ids + free_ids).values_list(
+            "question", f"{via}_pattern"
+        )
+    else:
+        patterns = (
+            cohort_attempts(cohort=cohort)
+            .filter(question__in=choice_ids + free_ids)
+            .values_list("question", "pattern")
+        )
+    free = set(free_ids)
+    misses: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for question_id, pattern, n in patterns.order_by().annotate(n=Count("id")):
+        stats = items[question_id]
+        if question_id in free:
+            stats.free_answers += n
+            for index in filter(None, pattern.split(",")):
+                misses[question_id][int(index)] += n
+            continue
+        stats.picked_answers += n
+        for key in pattern:
+            stats.picks[key] = stats.picks.get(key, 0) + n
+    for question in questions:
+        if question.current_revision.kind == "free":
+            items[question.pk].mention_misses = [
+                (" / ".join(alternatives), misses[question.pk].get(index, 0))
+                for index, alternatives in enumerate(question.current_revision.expected)
+            ]
+
+    # 5. Pictures: the distribution of totals and each phase's completion.
+    total_questions = len(questions)
+    buckets = [0] * 10
+    for row in rows.values():
+        share = row.correct / total_questions if total_questions else 0
+        buckets[min(9, int(share * 10))] += 1
+    histogram = [(f"{i * 10}–{i * 10 + 10}%", n) for i, n in enumerate(buckets)]
+    completion = []
+    for index, phase_obj in enumerate(shown_phases):
+        possible = per_phase_total[phase_obj.pk] * len(rows)
+        done = sum(row.cells[index].answered for row in rows.values())
+        completion.append((phase_obj, done / possible if possible else 0.0))
+
+    return CohortResults(
+        cohort=cohort,
+        mode=mode,
+        sort=sort,
+        phase=phase,
+        phases=shown_phases,
+        questions=questions,
+        rows=ordered,
+        items=[items[q.pk] for q in questions],
+        histogram=histogram,
+        completion=completion,
+    )
+
+
+def learner_attempts(*, cohort: Cohort, learner_id: int) -> list[Attempt]:
+    """Every attempt of one cohort member, newest first, with regrades."""
+    return list(
+        cohort_attempts(cohort=cohort)
+        .filter(learner_id=learner_id)
+        .select_related("question", "question__phase", "revision")
+        .prefetch_related("regrades")
+        .order_by("-id")
+    )
+
+
+def csv_safe(value):
+    """Learner-typed text must not run as a spreadsheet formula."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def export_rows(*, cohort: Cohort):
+    """CSV rows (header first) of every attempt of the cohort, streamed.
+
+    Names come from two small lookups and regrades from one, so the attempts are read
+    in one pass in index order, with no join and no per-row subquery.
+    """
+    learners = dict(cohort.learners.values_list("id", "username"))
+    questions = {
+        pk: (code, number)
+        for pk, code, number in Question.objects.values_list("id", "code", "phase__number")
+    }
+    revisions = dict(QuestionRevision.objects.values_list("id", "number"))
+    regraded = {
+        attempt_id: (correct, score)
+        for attempt_id, correct, score in Regrade.objects.filter(
+            attempt__learner_id__in=cohort_learner_ids(cohort)
+        )
+        .order_by("id")
+        .values_list("attempt_id", "new_correct", "new_score")
+    }
+    yield [
+        "learner",
+        "phase",
+        "question",
+        "attempt",
+        "revision",
+        "answer",
+        "correct",
+        "score",
+        "partial_score",
+        "regraded_correct",
+        "regraded_score",
+        "language",
+        "answered_at",
+    ]
+    rows = (
+        cohort_attempts(cohort=cohort)
+        # The text is pulled out by the database, so no row's JSON is decoded here.
+        .annotate(answer_text=KT("answer__text"))
+        .order_by("learner_id", "question_id", "id")
+        .values_list(
+            "id",
+            "learner_id",
+            "question_id",
+            "revision_id",
+            "pattern",
+            "answer_text",
+            "correct",
+            "score",
+            "partial",
+            "language",
+            "created_at",
+        )
+    )
+    previous, number = None, 0
+    for (
+        pk,
+        learner_id,
+        question_id,
+        revision_id,
+        pattern,
+        text,
+        correct,
+        score,
+        partial,
+        language,
+        created_at,
+    ) in rows.iterator(chunk_size=5000):
+        number = number + 1 if (learner_id, question_id) == previous else 1
+        previous = (learner_id, question_id)
+        code, phase = questions[question_id]
+        regrade = regraded.get(pk)
+        yield [
+            csv_safe(learners.get(learner_id, learner_id)),
+            phase,
+            code,
+            number,
+            revisions[revision_id],
+            csv_safe(text) if text is not None else " ".join(pattern),
+            int(correct),
+            score,
+            partial,
+            "" if regrade is None else int(regrade[0]),
+            "" if regrade is None else regrade[1],
+            language,
+            created_at.isoformat(),
+        ]

@@ -1,0 +1,144 @@
+"""Who may do what in the admin: learners nothing, instructors look and invite, nobody
+edits attempts."""
+
+import pytest
+from django.contrib.auth.models import Group
+
+from accounts.enums import AuditKind
+from accounts.models import AuditEvent, Invite
+from accounts.services import invite_create
+from progress.models import Attempt, Cohort
+from tests.factories import PASSWORD, UserFactory
+
+from .test_results import answer
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def instructor(db):
+    user = UserFactory(username="teach", is_staff=True)
+    user.groups.add(Group.objects.get(name="Instructors"))
+    return user
+
+
+@pytest.fixture
+def attempt(seeds_imported):
+    return answer(UserFactory(username="ana"), "q-10-01", keys=["B"])
+
+
+def test_instructors_group_has_exactly_the_planned_permissions(db):
+    codenames = set(
+        Group.objects.get(name="Instructors").permissions.values_list("codename", flat=True)
+    )
+
+    assert codenames == {
+        "view_user",
+        "view_invite",
+        "add_invite",
+        "view_auditevent",
+        "view_cohort",
+        "view_attempt",
+        "view_regrade",
+        "run_regrade",
+        "view_phase",
+        "view_question",
+        "view_questionrevision",
+    }
+
+
+def test_learner_gets_no_admin(client, attempt):
+    client.force_login(attempt.learner)
+
+    for url in (
+        "/admin/",
+        "/admin/progress/attempt/",
+        f"/admin/progress/attempt/{attempt.pk}/change/",
+    ):
+        response = client.get(url)
+        assert response.status_code == 302, url
+        assert response["Location"].startswith("/admin/login/"), url
+
+
+@pytest.mark.parametrize("who", ["instructor", "superuser"])
+def test_nobody_changes_or_deletes_attempts(client, instructor, admin_user, attempt, who):
+    client.force_login(instructor if who == "instructor" else admin_user)
+    before = list(Attempt.objects.values())
+
+    view = client.get(f"/admin/progress/attempt/{attempt.pk}/change/")
+    post = client.post(f"/admin/progress/attempt/{attempt.pk}/change/", {"correct": "on"})
+    delete = client.post(f"/admin/progress/attempt/{attempt.pk}/delete/", {"post": "yes"})
+
+    assert view.status_code == 200
+    assert 'name="_save"' not in view.content.decode()
+    assert post.status_code == 403
+    assert delete.status_code == 403
+    assert list(Attempt.objects.values()) == before
+
+
+def test_instructor_sees_only_their_cohorts(client, instructor):
+    mine = Cohort.objects.create(name="Mine")
+    mine.instructors.add(instructor)
+    Cohort.objects.create(name="Theirs")
+    client.force_login(instructor)
+
+    html = client.get("/admin/progress/cohort/").content.decode()
+
+    assert ">Mine<" in html
+    assert ">Theirs<" not in html
+
+
+def test_instructor_invites_into_their_cohort(client, instructor):
+    mine = Cohort.objects.create(name="Mine")
+    mine.instructors.add(instructor)
+    client.force_login(instructor)
+
+    response = client.post(
+        "/admin/accounts/invite/add/", {"note": "x", "cohort": mine.pk}, follow=True
+    )
+
+    assert "Invite link (shown only now" in response.content.decode()
+    assert Invite.objects.get().cohort == mine
+
+
+def test_redeeming_a_cohort_invite_makes_a_member(client, db):
+    cohort = Cohort.objects.create(name="Spring")
+    _invite, url = invite_create(cohort=cohort)
+
+    client.post(
+        url.replace("http://127.0.0.1:8000", ""),
+        {"username": "lina", "password1": PASSWORD, "password2": PASSWORD, "language": "en"},
+    )
+
+    assert list(cohort.learners.values_list("username", flat=True)) == ["lina"]
+
+
+def test_instructor_cannot_edit_quiz_content_or_users(client, instructor, seeds_imported):
+    client.force_login(instructor)
+    learner = UserFactory(username="ana")
+
+    assert client.get("/admin/quizzes/question/add/").status_code == 403
+    assert (
+        client.post(f"/admin/auth/user/{learner.pk}/change/", {"username": "x"}).status_code == 403
+    )
+    assert client.get("/admin/auth/user/").status_code == 200
+
+
+def test_audit_log_is_read_only_and_filterable(admin_client, db):
+    AuditEvent.objects.create(kind=AuditKind.LOGIN, subject="ana")
+
+    listing = admin_client.get("/admin/accounts/auditevent/?kind=login")
+
+    assert listing.status_code == 200
+    assert "ana" in listing.content.decode()
+    assert admin_client.get("/admin/accounts/auditevent/add/").status_code == 403
+    event = AuditEvent.objects.get(subject="ana")
+    event.subject = "changed"
+    with pytest.raises(ValueError, match="append-only"):
+        event.save()
+
+
+def test_import_run_is_audited(seeds_imported):
+    event = AuditEvent.objects.get(kind=AuditKind.IMPORT_RUN)
+
+    assert event.detail["summary"] == "added: 10, changed: 0, retired: 0, unchanged: 0"

@@ -1,0 +1,171 @@
+"""Regrading after a YAML edit: planned first, recorded as new rows, attempts untouched."""
+
+from io import StringIO
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.management import CommandError, call_command
+
+from accounts.enums import AuditKind
+from accounts.models import AuditEvent
+from progress.models import Attempt, LearnerQuestion, Regrade
+from progress.services import learner_question_rebuild
+from quizzes.models import Question
+from tests.factories import UserFactory
+
+from .test_results import answer
+
+pytestmark = pytest.mark.django_db
+
+
+def move_key_from_b_to_a(folder):
+    """Edit q-10-01 in the YAML so that A is right instead of B, and re-import."""
+    path = folder / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text()
+    text = text.replace(
+        "equivalente a fp32\n        correct: true\n", "equivalente a fp32\n", 1
+    ).replace(
+        "dando valores de gradiente más precisos\n",
+        "dando valores de gradiente más precisos\n        correct: true\n",
+        1,
+    )
+    path.write_text(text, "utf-8")
+    out = StringIO()
+    call_command("import_quizzes", str(folder), "--dry-run", stdout=out)
+    call_command("import_quizzes", str(folder), stdout=StringIO())
+    return out.getvalue()
+
+
+@pytest.fixture
+def edited(seeds_imported):
+    ana, bea = UserFactory(username="ana"), UserFactory(username="bea")
+    answer(ana, "q-10-01", keys=["B"])  # right under r1, wrong under r2
+    answer(bea, "q-10-01", keys=["A"])  # wrong under r1, right under r2
+    answer(bea, "q-10-02", keys=["A"])  # another question: untouched
+    dry_run = move_key_from_b_to_a(seeds_imported)
+    return {"ana": ana, "bea": bea, "dry_run": dry_run}
+
+
+def test_import_dry_run_lists_attempts_on_changed_questions(edited):
+    assert (
+        "Changed (attempts on the current revision):\n  q-10-01: 2 attempt(s)\n"
+        in (edited["dry_run"])
+    )
+
+
+def test_regrade_dry_run_summarises_and_writes_nothing(edited):
+    out = StringIO()
+
+    call_command("regrade", "q-10-01", "--dry-run", stdout=out)
+
+    assert out.getvalue().strip() == (
+        "dry run: 2 attempt(s) change: 1 wrong → right, 1 right → wrong, 0 score only; "
+        "0 unchanged, 0 skipped (options differ by key)"
+    )
+    assert Regrade.objects.count() == 0
+
+
+def test_regrade_records_entries_and_keeps_attempts(edited):
+    before = list(Attempt.objects.values_list("id", "correct", "score", "revision_id"))
+
+    call_command("regrade", "q-10-01", stdout=StringIO())
+
+    assert list(Attempt.objects.values_list("id", "correct", "score", "revision_id")) == before
+    entries = {r.attempt.learner.username: r for r in Regrade.objects.select_related("attempt")}
+    assert (entries["ana"].old_correct, entries["ana"].new_correct) == (True, False)
+    assert (entries["bea"].old_correct, entries["bea"].new_correct) == (False, True)
+    assert entries["ana"].revision == Question.objects.get(code="q-10-01").current_revision
+    standing = LearnerQuestion.objects.get(learner=edited["bea"], question__code="q-10-01")
+    assert (standing.first_correct, standing.latest_correct, standing.ever_correct) == (
+        True,
+        True,
+        True,
+    )
+    event = AuditEvent.objects.get(kind=AuditKind.REGRADE_RUN)
+    assert event.detail["changed"] == 2
+
+
+def test_regrade_twice_changes_nothing_more(edited):
+    call_command("regrade", "q-10-01", stdout=StringIO())
+    out = StringIO()
+
+    call_command("regrade", "q-10-01", stdout=out)
+
+    assert out.getvalue().startswith("0 attempt(s) change")
+    assert Regrade.objects.count() == 2
+
+
+def test_regrade_skips_attempts_whose_options_changed_keys(seeds_imported):
+    ana = UserFactory(username="ana")
+    answer(ana, "q-10-05", keys=["C"])
+    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text().replace(
+        "      - key: D\n        text:\n          en: Approximately sqrt(2/pi)",
+        "      - key: E\n        text:\n          en: Approximately sqrt(2/pi)",
+    )
+    path.write_text(text, "utf-8")
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+    out = StringIO()
+
+    call_command("regrade", "q-10-05", stdout=out)
+
+    assert "1 skipped" in out.getvalue()
+    assert Regrade.objects.count() == 0
+
+
+def test_regrade_unknown_question_is_refused(seeds_imported):
+    with pytest.raises(CommandError, match="Unknown question id"):
+        call_command("regrade", "q-99-99", stdout=StringIO())
+
+
+def test_standings_rebuild_matches_what_was_kept(edited):
+    kept = sorted(
+        LearnerQuestion.objects.values_list(
+            "learner", "question", "attempts", "first_correct", "latest_correct", "latest_pattern"
+        )
+    )
+    LearnerQuestion.objects.all().delete()
+
+    learner_question_rebuild()
+
+    assert (
+        sorted(
+            LearnerQuestion.objects.values_list(
+                "learner",
+                "question",
+                "attempts",
+                "first_correct",
+                "latest_correct",
+                "latest_pattern",
+            )
+        )
+        == kept
+    )
+
+
+def test_regrade_admin_action_confirms_then_records(client, edited):
+    instructor = UserFactory(username="teach", is_staff=True)
+    instructor.groups.add(Group.objects.get(name="Instructors"))
+    client.force_login(instructor)
+    question = Question.objects.get(code="q-10-01")
+    data = {"action": "regrade", "_selected_action": [question.pk]}
+
+    confirm = client.post("/admin/quizzes/question/", data)
+    done = client.post("/admin/quizzes/question/", data | {"confirm": "yes"}, follow=True)
+
+    confirm_html = " ".join(confirm.content.decode().split())
+    assert "1 attempt(s) go from wrong to right" in confirm_html
+    assert "1 attempt(s) go from right to wrong" in confirm_html
+    assert "2 regrade entries recorded (1 now right, 1 now wrong)." in done.content.decode()
+    assert set(Regrade.objects.values_list("by__username", flat=True)) == {"teach"}
+
+
+def test_question_admin_shows_attempts_per_revision(admin_client, edited):
+    question = Question.objects.get(code="q-10-01")
+
+    html = " ".join(
+        admin_client.get(f"/admin/quizzes/question/{question.pk}/change/").content.decode().split()
+    )
+
+    assert '<td class="field-attempt_count"> <p>2</p> </td>' in html
+    assert '<td class="field-attempt_count"> <p>0</p> </td>' in html

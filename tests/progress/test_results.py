@@ -1,0 +1,246 @@
+"""Cohort results, item analysis, CSV export and the drill-down, in the admin."""
+
+import csv
+import io
+
+import pytest
+from django.contrib.auth.models import Group
+
+from progress.models import Cohort
+from progress.services import attempt_record
+from quizzes.models import Question
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def answer(learner, code, keys=(), text=""):
+    revision = Question.objects.get(code=code).current_revision
+    attempt, _ = attempt_record(
+        learner=learner,
+        revision=revision,
+        nonce=f"n-{learner.pk}-{code}-{Question.objects.get(code=code).attempts.count()}",
+        answer={"text": text} if revision.kind == "free" else {"keys": list(keys)},
+        language="en",
+    )
+    return attempt
+
+
+@pytest.fixture
+def instructor(db):
+    user = UserFactory(username="teach", is_staff=True)
+    user.groups.add(Group.objects.get(name="Instructors"))
+    return user
+
+
+@pytest.fixture
+def cohort(seeds_imported, instructor):
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    ana, bea, cy, dot = (UserFactory(username=n) for n in ("ana", "bea", "cy", "dot"))
+    cohort.learners.add(ana, bea, cy, dot)
+    # ana: strong; bea: half; cy: wrong then right; dot: nothing yet.
+    for code, keys in (("q-10-01", "B"), ("q-10-02", "AC"), ("q-10-04", "B"), ("q-10-05", "C")):
+        answer(ana, code, keys=list(keys))
+    answer(ana, "q-10-03", text="identity")
+    answer(bea, "q-10-01", keys=["B"])
+    answer(bea, "q-10-02", keys=["A"])
+    answer(bea, "q-10-03", text="no idea")
+    answer(cy, "q-10-01", keys=["A"])
+    answer(cy, "q-10-01", keys=["B"])
+    return cohort
+
+
+def results(client, cohort, query=""):
+    response = client.get(f"/admin/progress/cohort/{cohort.pk}/results/{query}")
+    assert response.status_code == 200
+    return " ".join(response.content.decode().split())
+
+
+def test_results_learner_phase_table(client, instructor, cohort):
+    client.force_login(instructor)
+
+    html = results(client, cohort, "?phase=10")
+
+    assert ">ana</a></th><td>5 / 5</td>" in html
+    assert '<td>5/5 <span class="answered">(5)</span></td>' in html
+    assert ">bea</a></th><td>1 / 5</td>" in html
+    assert '<td>1/5 <span class="answered">(3)</span></td>' in html
+    assert ">cy</a></th><td>1 / 5</td>" in html
+    assert ">dot</a></th><td>0 / 5</td>" in html
+
+
+def test_results_first_attempts_mode_counts_first_tries(client, instructor, cohort):
+    client.force_login(instructor)
+
+    html = results(client, cohort, "?phase=10&mode=first")
+
+    assert ">cy</a></th><td>0 / 5</td>" in html
+
+
+def test_results_sorted_by_total(client, instructor, cohort):
+    client.force_login(instructor)
+
+    html = results(client, cohort, "?sort=-total")
+
+    order = [html.index(f">{name}</a></th>") for name in ("ana", "bea", "cy", "dot")]
+    assert order[0] < order[1] < order[3]
+    assert order[0] < order[2] < order[3]
+
+
+def test_results_item_analysis(client, instructor, cohort):
+    client.force_login(instructor)
+
+    html = results(client, cohort, "?phase=10")
+
+    # q-10-01: 4 attempts by 3 learners; right first try: ana, bea → 67 %.
+    row = html[html.index(">q-10-01</a>") : html.index(">q-10-02</a>")]
+    assert "<td>4</td> <td>3</td> <td>67%</td>" in row
+    assert "B ✓: 100% (3)" in row  # latest answers: ana B, bea B, cy B
+    assert "A: 0% (0)" in row
+    # q-10-03 free: bea missed the mention.
+    row = html[html.index(">q-10-03</a>") : html.index(">q-10-04</a>")]
+    assert "missed 50%: identity / identidad" in row
+
+
+def test_results_flag_questions_that_look_broken(client, instructor, cohort):
+    ana, bea, cy, dot = (cohort.learners.get(username=n) for n in ("ana", "bea", "cy", "dot"))
+    answer(ana, "q-19-01", keys=["B"])
+    for learner in (bea, dot, cy):
+        answer(learner, "q-19-02", text="3σ above the rolling mean")
+        answer(learner, "q-19-05", text="its embedding row gets a large gradient")
+    answer(bea, "q-19-03", keys=["A"])
+    answer(dot, "q-19-03", keys=["C"])
+    answer(cy, "q-19-04", keys=["A", "B", "C"])
+    answer(cy, "q-19-01", keys=["A"])
+    client.force_login(instructor)
+
+    html = results(client, cohort, "?phase=19")
+
+    # Phase-19 totals: ana 1, bea 2, dot 2, cy 3; a group is floor(4 × 27 %) = 1 learner.
+    q1 = html[html.index(">q-19-01</a>") : html.index(">q-19-02</a>")]
+    q2 = html[html.index(">q-19-02</a>") : html.index(">q-19-03</a>")]
+    q3 = html[html.index(">q-19-03</a>") : html.index(">q-19-04</a>")]
+    assert "⚠ negative discrimination" in q1  # the weakest got it right, the strongest not
+    assert "<td>2</td> <td>2</td> <td>50%</td> <td>-1.00</td>" in q1
+    assert "⚠ low facility" in q3
+    assert "<td>2</td> <td>2</td> <td>0%</td>" in q3
+    assert "⚠" not in q2
+    assert 'class="flagged"' in html
+
+
+def test_results_pictures_are_inline_svg(client, instructor, cohort):
+    client.force_login(instructor)
+
+    html = results(client, cohort)
+
+    assert '<svg role="img" aria-label="Histogram of learners by share of questions right"' in html
+    assert '<svg role="img" aria-label="Share of questions answered, by phase"' in html
+    assert "<script" not in html[html.index('id="content-main"') :]
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_results_runs_fixed_queries(client, instructor, cohort, django_assert_num_queries, count):
+    for n in range(count):
+        learner = UserFactory(username=f"extra{n}")
+        cohort.learners.add(learner)
+        answer(learner, "q-19-01", keys=["B"])
+    client.force_login(instructor)
+
+    with django_assert_num_queries(12):
+        client.get(f"/admin/progress/cohort/{cohort.pk}/results/")
+
+
+def test_results_escape_learner_text(client, instructor, cohort):
+    evil = UserFactory(username="<script>alert(1)</script>")
+    cohort.learners.add(evil)
+    answer(evil, "q-10-03", text="<script>alert('x')</script> identity")
+    client.force_login(instructor)
+
+    table = results(client, cohort)
+    drill = client.get(
+        f"/admin/progress/cohort/{cohort.pk}/results/learner/{evil.pk}/"
+    ).content.decode()
+    attempts = client.get("/admin/progress/attempt/").content.decode()
+
+    for html in (table, drill, attempts):
+        assert "<script>alert" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in table
+    assert "&lt;script&gt;alert(&#x27;x&#x27;)&lt;/script&gt; identity" in drill
+
+
+def test_learner_drill_down_lists_every_attempt(client, instructor, cohort):
+    cy = cohort.learners.get(username="cy")
+    client.force_login(instructor)
+
+    html = " ".join(
+        client.get(f"/admin/progress/cohort/{cohort.pk}/results/learner/{cy.pk}/")
+        .content.decode()
+        .split()
+    )
+
+    assert "2 attempts" in html
+    assert "<td>q-10-01</td> <td>r1</td> <td>B</td> <td>right</td>" in html
+    assert "<td>q-10-01</td> <td>r1</td> <td>A</td> <td>wrong</td>" in html
+
+
+def test_drill_down_of_a_non_member_is_404(client, instructor, cohort):
+    outsider = UserFactory(username="out")
+    client.force_login(instructor)
+
+    response = client.get(f"/admin/progress/cohort/{cohort.pk}/results/learner/{outsider.pk}/")
+
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_csv_export_streams_every_attempt(
+    client, instructor, cohort, django_assert_num_queries, count
+):
+    for n in range(count):
+        learner = UserFactory(username=f"extra{n}")
+        cohort.learners.add(learner)
+        answer(learner, "q-19-02", text="=HYPERLINK(3 sigma)")
+    client.force_login(instructor)
+
+    with django_assert_num_queries(10):
+        response = client.get(f"/admin/progress/cohort/{cohort.pk}/results/export.csv")
+        body = b"".join(response.streaming_content).decode()
+
+    rows = list(csv.reader(io.StringIO(body)))
+    assert response["Content-Type"] == "text/csv; charset=utf-8"
+    assert rows[0][:6] == ["learner", "phase", "question", "attempt", "revision", "answer"]
+    assert len(rows) == 1 + 10 + count
+    cy_rows = [r for r in rows if r[0] == "cy"]
+    assert [(r[2], r[3], r[5], r[6]) for r in cy_rows] == [
+        ("q-10-01", "1", "A", "0"),
+        ("q-10-01", "2", "B", "1"),
+    ]
+    extra = [r for r in rows if r[0] == "extra0"][0]
+    assert extra[5] == "'=HYPERLINK(3 sigma)"
+    assert extra[6:9] == ["1", "0.5", "0.5"]
+
+
+def test_instructor_of_another_cohort_sees_no_results(client, cohort):
+    other = UserFactory(username="other-teacher", is_staff=True)
+    other.groups.add(Group.objects.get(name="Instructors"))
+    client.force_login(other)
+
+    response = client.get(f"/admin/progress/cohort/{cohort.pk}/results/")
+
+    assert response.status_code == 404
+
+
+@pytest.mark.parametrize("who", ["anonymous", "learner"])
+def test_results_and_export_need_staff(client, cohort, who):
+    if who == "learner":
+        client.force_login(cohort.learners.get(username="ana"))
+
+    for url in (
+        f"/admin/progress/cohort/{cohort.pk}/results/",
+        f"/admin/progress/cohort/{cohort.pk}/results/export.csv",
+    ):
+        response = client.get(url)
+        assert response.status_code == 302
+        login = "/admin/login/" if who == "learner" else "/login/"
+        assert response["Location"].startswith(login)
