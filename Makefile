@@ -42,6 +42,7 @@ lint: $(VENV)/.installed-dev
 
 bench: $(VENV)/.installed-dev
 	$(PY) bench/import_bench.py
+	$(PY) bench/results_bench.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
