@@ -60,7 +60,7 @@ def learner_rows_html(results, cohort_pk: int) -> str:
         )
         parts.append(
             f'<tr><th scope="row"><a href="{base}{row.learner_id}/">{escape(row.username)}</a></th>'
-            f"<td>{row.correct} / {total}</td>"
+            f"<td>{row.correct} / {total}</td><td>{row.due} / {row.overdue}</td>"
             f'<td><svg class="strip" width="{width}" height="12" viewBox="0 0 {width} 12" '
             f'aria-hidden="true">{strip}</svg></td>{cells}</tr>'
         )

@@ -223,3 +223,54 @@ class Regrade(models.Model):
         if not self._state.adding:
             raise ValueError("Regrade entries are never modified.")
         super().save(*args, **kwargs)
+
+
+class ReviewCardQuerySet(models.QuerySet):
+    def in_review(self):
+        """Cards still being reviewed: not learned, and their question not retired
+        (a retired question's card is suspended, kept but out of the queue)."""
+        return self.filter(learned_at__isnull=True, question__retired_at__isnull=True)
+
+    def due_before(self, cutoff):
+        return self.in_review().filter(due__lt=cutoff)
+
+
+class ReviewCard(models.Model):
+    """A question a learner got wrong, scheduled for review with FSRS. The scheduler's
+    own state is kept as its JSON; due time and state have columns for queries."""
+
+    learner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="review_cards",
+        verbose_name=_("learner"),
+    )
+    question = models.ForeignKey(
+        Question, on_delete=models.CASCADE, related_name="review_cards", verbose_name=_("question")
+    )
+    fsrs = models.JSONField(_("scheduler state"))
+    due = models.DateTimeField(_("due"))
+    state = models.PositiveSmallIntegerField(_("FSRS state"))
+    # Right reviews in a row; two make the question learned.
+    streak = models.PositiveSmallIntegerField(_("right in a row"), default=0)
+    learned_at = models.DateTimeField(_("learned at"), null=True, blank=True)
+    reviews = models.PositiveIntegerField(_("reviews"), default=0)
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    updated_at = models.DateTimeField(_("updated at"), auto_now=True)
+
+    objects = ReviewCardQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["due"]
+        verbose_name = _("review card")
+        verbose_name_plural = _("review cards")
+        constraints = [
+            models.UniqueConstraint(fields=["learner", "question"], name="review_card_unique")
+        ]
+        indexes = [
+            models.Index(fields=["learner", "learned_at", "due"], name="review_queue_idx"),
+            models.Index(fields=["state"], name="review_state_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"card {self.learner_id} {self.question_id} due {self.due:%Y-%m-%d}"

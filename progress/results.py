@@ -29,7 +29,8 @@ from django.db.models.fields.json import KT
 
 from quizzes.models import Phase, Question, QuestionRevision
 
-from .models import Attempt, Cohort, LearnerQuestion, Regrade
+from .models import Attempt, Cohort, LearnerQuestion, Regrade, ReviewCard
+from .reviews import day_end, day_start
 
 MODES = ("latest", "first", "all")
 SORTS = ("learner", "-learner", "total", "-total")
@@ -61,6 +62,8 @@ class LearnerRow:
     cells: list[Cell] = field(default_factory=list)
     correct: int = 0
     answered: int = 0
+    due: int = 0  # review cards due today (overdue included)
+    overdue: int = 0  # review cards due before today
 
 
 @dataclass
@@ -191,6 +194,20 @@ def cohort_results(
     elif sort in ("total", "-total"):
         sign = -1 if sort == "-total" else 1
         ordered.sort(key=lambda r: (sign * r.correct, r.username))
+
+    # Review cards due today and overdue, per learner.
+    for learner_id, due, overdue in (
+        ReviewCard.objects.in_review()
+        .filter(learner_id__in=cohort_learner_ids(cohort))
+        .order_by()
+        .values_list("learner")
+        .annotate(
+            n_due=Count("id", filter=Q(due__lt=day_end())),
+            n_overdue=Count("id", filter=Q(due__lt=day_start())),
+        )
+    ):
+        if learner_id in rows:
+            rows[learner_id].due, rows[learner_id].overdue = due, overdue
 
     # 2. Item analysis in one pass: attempts, learners who tried, right on first try, and
     # right on first try in the top and bottom 27 % of learners by total (discrimination).

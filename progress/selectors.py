@@ -9,7 +9,8 @@ from django.db.models import Count, Q
 
 from quizzes.models import Phase, Question
 
-from .models import Attempt, Draft
+from .models import Attempt, Draft, ReviewCard
+from .reviews import day_end
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,8 @@ class QuestionState:
     token: str = ""
     show_form: bool = False
     error: str = ""
+    # "reviews" when shown on the reviews page: "next" then means the next due card.
+    context: str = ""
 
     @property
     def revision(self):
@@ -216,4 +219,72 @@ def attempt_counts_for_revisions(revision_ids) -> dict[int, int]:
         .values("revision")
         .annotate(n=Count("id"))
         .values_list("revision", "n")
+    )
+
+
+@dataclass
+class ReviewSummary:
+    in_review: int = 0
+    due_today: int = 0
+    learned: int = 0
+    suspended: int = 0
+
+
+def review_summary(*, learner) -> ReviewSummary:
+    """The learner's cards: in review, due today, learned, suspended (question retired)."""
+    active = Q(learned_at__isnull=True, question__retired_at__isnull=True)
+    counts = ReviewCard.objects.filter(learner=learner).aggregate(
+        in_review=Count("id", filter=active),
+        due_today=Count("id", filter=active & Q(due__lt=day_end())),
+        learned=Count("id", filter=Q(learned_at__isnull=False)),
+        suspended=Count(
+            "id", filter=Q(learned_at__isnull=True, question__retired_at__isnull=False)
+        ),
+    )
+    return ReviewSummary(**counts)
+
+
+def review_queue(*, learner) -> list[QuestionState]:
+    """Today's due cards as question states, oldest due first, with any drafts."""
+    cards = list(
+        ReviewCard.objects.due_before(day_end())
+        .filter(learner=learner)
+        .select_related("question__current_revision", "question__phase")
+        .order_by("due", "id")
+    )
+    states = [QuestionState(question=card.question, context="reviews") for card in cards]
+    drafts = (
+        dict(
+            Draft.objects.filter(
+                learner=learner, question__in=[c.question_id for c in cards]
+            ).values_list("question_id", "answer")
+        )
+        if cards
+        else {}
+    )
+    for state, following in zip(states, [*states[1:], None], strict=False):
+        state.draft = drafts.get(state.question.pk)
+        state.next_code = following.question.code if following else None
+    return states
+
+
+def next_review_due(*, learner):
+    return (
+        ReviewCard.objects.in_review()
+        .filter(learner=learner)
+        .order_by("due")
+        .values_list("due", flat=True)
+        .first()
+    )
+
+
+def next_review_code(*, learner, after) -> str | None:
+    """The next due card's question after answering `after` on the reviews page."""
+    return (
+        ReviewCard.objects.due_before(day_end())
+        .filter(learner=learner)
+        .exclude(question=after)
+        .order_by("due", "id")
+        .values_list("question__code", flat=True)
+        .first()
     )

@@ -12,6 +12,7 @@ from quizzes.grading import Grade, grade
 from quizzes.models import QuestionRevision
 
 from .models import Attempt, Draft, LearnerQuestion, Regrade
+from .reviews import review_card_feed
 
 MAX_ANSWER_CHARS = 10_000
 
@@ -96,6 +97,7 @@ def attempt_record(
         with transaction.atomic():
             attempt.save()
             _standing_add(attempt)
+            review_card_feed(attempt=attempt)
             Draft.objects.filter(learner=learner, question_id=revision.question_id).delete()
     except IntegrityError:
         existing = Attempt.objects.filter(token=nonce, learner=learner).first()

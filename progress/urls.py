@@ -12,4 +12,5 @@ urlpatterns = [
     path("question/<str:code>/answer/", views.answer, name="answer"),
     path("question/<str:code>/draft/", views.draft, name="draft"),
     path("progress/", views.my_progress, name="my_progress"),
+    path("reviews/", views.reviews, name="reviews"),
 ]

@@ -15,7 +15,16 @@ from django_htmx.middleware import HtmxDetails
 
 from quizzes.models import Phase, Question, QuestionRevision
 
-from .selectors import attempt_history, learner_progress, phase_states, question_state
+from .selectors import (
+    attempt_history,
+    learner_progress,
+    next_review_code,
+    next_review_due,
+    phase_states,
+    question_state,
+    review_queue,
+    review_summary,
+)
 from .services import MAX_ANSWER_CHARS, AnswerInvalid, answer_parse, attempt_record, draft_save
 from .tokens import BadToken, token_issue, token_read
 
@@ -114,8 +123,13 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
         language=(get_language() or "en")[:2],
     )
     if not request.htmx:
+        if request.POST.get("context") == "reviews":
+            return redirect(reverse("progress:reviews"))
         return redirect(f"{_phase_url(question)}#{code}")
     state = question_state(learner=request.user, question=question)
+    if request.POST.get("context") == "reviews":
+        state.next_code = next_review_code(learner=request.user, after=question)
+        state.context = "reviews"
     # The swapped-in feedback takes focus (htmx honours autofocus), so keyboard and
     # screen-reader users land on the result.
     return render(request, f"{CARD}#question-body", {"state": state, "focus": True})
@@ -165,5 +179,19 @@ def my_progress(request: HtmxHttpRequest) -> HttpResponse:
         {
             "phases": learner_progress(learner=request.user),
             "history": attempt_history(learner=request.user),
+            "cards": review_summary(learner=request.user),
         },
     )
+
+
+@require_GET
+def reviews(request: HtmxHttpRequest) -> HttpResponse:
+    """Today's reviews: each due card through the same question card as the phase pages."""
+    states = review_queue(learner=request.user)
+    for state in states:
+        state.show_form = True
+        state.token = token_issue(
+            learner_id=request.user.pk, revision_id=state.question.current_revision_id
+        )
+    next_due = None if states else next_review_due(learner=request.user)
+    return render(request, "progress/reviews.html", {"states": states, "next_due": next_due})

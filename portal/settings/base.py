@@ -88,6 +88,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
+                "progress.context_processors.reviews_due",
             ],
         },
     },
@@ -160,3 +161,15 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
 }
+
+# Spaced repetition of failed questions (py-fsrs). No minute-level learning steps:
+# learners come back daily, so a question answered wrong is first due the next day.
+REVIEW_SCHEDULER = {
+    "desired_retention": 0.9,
+    "learning_steps": (),
+    "relearning_steps": (),
+    "maximum_interval": 365,
+    "enable_fuzzing": True,
+}
+# Right reviews in a row after which a question counts as learned.
+REVIEW_LEARNED_AFTER = 2

@@ -1,6 +1,7 @@
 """A learner's whole journey in a real browser, in both languages, with axe checks."""
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
@@ -147,3 +148,27 @@ def test_login_page_is_accessible(page, site, axe_check):
     page.goto(site + "/login/")
 
     axe_check(page, "login")
+
+
+def test_wrong_answer_comes_back_in_todays_reviews_the_next_day(page, site):
+    import time_machine
+    from django.utils import timezone
+
+    create_account(page, site, "rev")
+    page.goto(site + reverse("progress:phase", args=[10]))
+    card = page.locator("#q-10-01")
+    card.get_by_label(re.compile("longer mantissa")).check()
+    card.get_by_role("button", name="Check answer").click()
+    card.get_by_role("heading", name="Not quite").wait_for()
+
+    page.get_by_role("link", name="Reviews").click()
+    assert page.get_by_text("Nothing is due today.").is_visible()
+
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        page.goto(site + "/")
+        page.get_by_role("link", name=re.compile("Reviews.*1 due")).click()
+        card = page.locator("#q-10-01")
+        card.get_by_label(re.compile("8-bit exponent")).check()
+        card.get_by_role("button", name="Check answer").click()
+        card.get_by_role("heading", name="Right").wait_for()
+        assert card.get_by_role("link", name="Back to reviews").is_visible()

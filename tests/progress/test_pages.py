@@ -111,7 +111,7 @@ def test_phase_page_runs_fixed_queries(
     for code in codes:
         answer(learner, code, keys=["A"], text="zebraword", n=3)
 
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         response = learner_client.get("/phase/1/")
 
     assert response.content.decode().count('class="question"') == count
@@ -125,7 +125,7 @@ def test_home_runs_fixed_queries_and_shows_progress(
     make_phase(count, number=2)
     answer(learner, codes[0], keys=["A"], text="zebraword", n=2)
 
-    with django_assert_num_queries(5):
+    with django_assert_num_queries(6):
         response = learner_client.get("/")
 
     html = " ".join(response.content.decode().split())
@@ -144,7 +144,7 @@ def test_my_progress_runs_fixed_queries(
         answer(learner, code, keys=["B"], text="nothing", n=1)
         answer(learner, code, keys=["A"], text="zebraword", n=1)
 
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(8):
         response = learner_client.get("/progress/")
 
     html = " ".join(response.content.decode().split())

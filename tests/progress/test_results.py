@@ -147,7 +147,7 @@ def test_results_runs_fixed_queries(client, instructor, cohort, django_assert_nu
         answer(learner, "q-19-01", keys=["B"])
     client.force_login(instructor)
 
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(13):
         client.get(f"/admin/progress/cohort/{cohort.pk}/results/")
 
 

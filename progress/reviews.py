@@ -1,0 +1,75 @@
+"""Spaced repetition of failed questions: the FSRS scheduler applied to attempts.
+
+A card is made the first time a learner gets a question wrong. Every later attempt on
+the question (on its phase page or in the reviews) reviews the card: wrong → Again,
+partly right → Hard, right → Good. Two right in a row make it learned and it leaves the
+queue; a wrong answer later brings it back.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from functools import lru_cache
+
+from django.conf import settings
+from django.utils import timezone
+from fsrs import Card, Rating, Scheduler
+
+from .models import Attempt, ReviewCard
+
+
+@lru_cache(maxsize=1)
+def scheduler() -> Scheduler:
+    return Scheduler(**settings.REVIEW_SCHEDULER)
+
+
+def rating_for(attempt: Attempt) -> Rating:
+    if attempt.correct:
+        return Rating.Good
+    if attempt.partial > 0:
+        return Rating.Hard
+    return Rating.Again
+
+
+def day_end(now: datetime | None = None) -> datetime:
+    """The start of tomorrow in the current time zone: a card due before it is due today."""
+    local = timezone.localtime(now or timezone.now())
+    return (local + timedelta(days=1)).replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def day_start(now: datetime | None = None) -> datetime:
+    return day_end(now) - timedelta(days=1)
+
+
+def review_card_feed(*, attempt: Attempt) -> ReviewCard | None:
+    """Review the learner's card for the attempt's question, making one on a first
+    wrong answer. Called inside the transaction that stores the attempt."""
+    card = (
+        ReviewCard.objects.select_for_update()
+        .filter(learner_id=attempt.learner_id, question_id=attempt.question_id)
+        .first()
+    )
+    rating = rating_for(attempt)
+    if card is None:
+        if attempt.correct:
+            return None
+        card = ReviewCard(learner_id=attempt.learner_id, question_id=attempt.question_id)
+        fsrs_card = Card()
+    elif card.learned_at is not None:
+        if attempt.correct:
+            return card  # still known; nothing to schedule
+        card.learned_at = None  # forgotten: back into the queue
+        fsrs_card = Card.from_dict(card.fsrs)
+    else:
+        fsrs_card = Card.from_dict(card.fsrs)
+
+    fsrs_card, _log = scheduler().review_card(fsrs_card, rating, attempt.created_at)
+    card.fsrs = fsrs_card.to_dict()
+    card.due = fsrs_card.due
+    card.state = int(fsrs_card.state)
+    card.reviews += 1
+    card.streak = card.streak + 1 if attempt.correct else 0
+    if card.streak >= settings.REVIEW_LEARNED_AFTER:
+        card.learned_at = attempt.created_at
+    card.save()
+    return card

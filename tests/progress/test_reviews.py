@@ -1,0 +1,167 @@
+"""Spaced repetition: a failed question comes back on the right days until it is known."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import time_machine
+
+from progress.models import ReviewCard
+from progress.selectors import review_summary
+from quizzes.models import Question
+
+from .test_results import answer
+
+pytestmark = pytest.mark.django_db
+
+START = datetime(2027, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def get(client, learner, url):
+    # Log in at the travelled-to time: a session from the real "now" would have expired.
+    client.force_login(learner)
+    return client.get(url)
+
+
+def queue(client, learner) -> list[str]:
+    html = get(client, learner, "/reviews/").content.decode()
+    return [
+        code
+        for code in ("q-10-01", "q-10-02", "q-10-03", "q-10-04", "q-10-05")
+        if f'<article class="question" id="{code}"' in html
+    ]
+
+
+def test_card_walks_wrong_due_next_day_right_later_learned_and_back(
+    seeds_imported, learner_client, learner
+):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-01", keys=["A"])  # wrong: a card, due tomorrow
+        card = ReviewCard.objects.get()
+        assert card.due == START + timedelta(days=1)
+        assert queue(learner_client, learner) == []
+
+    with time_machine.travel(START + timedelta(days=1, hours=-8), tick=False):
+        # Early next morning: due "today" although due at 09:00.
+        assert queue(learner_client, learner) == ["q-10-01"]
+        answer(learner, "q-10-01", keys=["B"])  # right: Good, due later
+        card.refresh_from_db()
+        assert card.due - (START + timedelta(days=1, hours=-8)) >= timedelta(days=1)
+        assert card.due > START + timedelta(days=1)
+        assert (card.streak, card.learned_at) == (1, None)
+        assert queue(learner_client, learner) == []
+
+    with time_machine.travel(card.due + timedelta(minutes=1), tick=False):
+        assert queue(learner_client, learner) == ["q-10-01"]
+        answer(learner, "q-10-01", keys=["B"])  # right again: learned
+        card.refresh_from_db()
+        assert card.streak == 2
+        assert card.learned_at is not None
+        assert queue(learner_client, learner) == []
+        learned_at = card.learned_at
+
+    with time_machine.travel(learned_at + timedelta(days=30), tick=False):
+        assert queue(learner_client, learner) == []
+        answer(learner, "q-10-01", keys=["C"])  # wrong again: back in the queue
+        card.refresh_from_db()
+        assert card.learned_at is None
+        assert card.streak == 0
+        assert card.due == learned_at + timedelta(days=31)
+
+    with time_machine.travel(learned_at + timedelta(days=31), tick=False):
+        assert queue(learner_client, learner) == ["q-10-01"]
+
+
+def test_right_first_time_makes_no_card(seeds_imported, learner):
+    answer(learner, "q-10-01", keys=["B"])
+
+    assert ReviewCard.objects.count() == 0
+
+
+def test_partly_right_is_rated_hard_and_keeps_the_card_in_review(seeds_imported, learner):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-02", keys=["D"])  # wrong: card
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        answer(learner, "q-10-02", keys=["A"])  # partial 0.5: Hard
+        card = ReviewCard.objects.get()
+
+    assert card.streak == 0
+    assert card.learned_at is None
+    assert card.reviews == 2
+    assert card.fsrs["last_review"].startswith("2027-03-02")
+
+
+def test_reviews_page_orders_oldest_due_first_and_says_when_next(
+    seeds_imported, learner_client, learner
+):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-04", keys=["A"])
+    with time_machine.travel(START + timedelta(hours=2), tick=False):
+        answer(learner, "q-10-01", keys=["A"])
+        html = get(learner_client, learner, "/reviews/").content.decode()
+        assert "Nothing is due today. The next review is due on March 2, 2027." in html
+
+    with time_machine.travel(START + timedelta(days=1, hours=3), tick=False):
+        html = get(learner_client, learner, "/reviews/").content.decode()
+
+    assert html.index('id="q-10-04"') < html.index('id="q-10-01"')
+    assert 'name="context" value="reviews"' in html
+    assert "2 questions you got wrong are due for review" in html
+
+
+def test_answer_on_reviews_page_points_to_the_next_due_card(
+    seeds_imported, learner_client, learner
+):
+    from .conftest import form_token
+
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-04", keys=["A"])
+        answer(learner, "q-10-01", keys=["A"])
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        page = get(learner_client, learner, "/reviews/").content.decode()
+        response = learner_client.post(
+            "/question/q-10-04/answer/",
+            {"token": form_token(page, "q-10-04"), "choice": ["B"], "context": "reviews"},
+            headers={"HX-Request": "true"},
+        )
+
+    assert 'href="#q-10-01">Next question</a>' in response.content.decode()
+
+
+def test_due_badge_costs_one_query_and_shows_the_count(
+    seeds_imported, learner_client, learner, django_assert_num_queries
+):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-01", keys=["A"])
+        answer(learner, "q-10-04", keys=["A"])
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        learner_client.force_login(learner)
+        with django_assert_num_queries(3):  # session, user, the badge's count
+            response = learner_client.get("/password/")
+
+    assert '<span class="badge"><span class="visually-hidden">(</span>2 due' in (
+        response.content.decode()
+    )
+
+
+def test_retired_question_card_is_suspended_not_deleted(seeds_imported, learner):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-01", keys=["A"])
+    Question.objects.filter(code="q-10-01").update(retired_at=START)
+
+    with time_machine.travel(START + timedelta(days=2), tick=False):
+        summary = review_summary(learner=learner)
+
+    assert ReviewCard.objects.count() == 1
+    assert (summary.in_review, summary.due_today, summary.suspended) == (0, 0, 1)
+
+
+def test_progress_page_shows_cards(seeds_imported, learner_client, learner):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-01", keys=["A"])
+        answer(learner, "q-10-04", keys=["A"])
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        html = " ".join(get(learner_client, learner, "/progress/").content.decode().split())
+
+    assert "<li>2 questions in review</li>" in html
+    assert "2 due today</a>" in html
+    assert "<li>0 learned</li>" in html
