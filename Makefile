@@ -6,7 +6,7 @@ MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint check-all bench messages migrate import clean
+.PHONY: run test lint check-deploy serve bench messages migrate import clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,6 +39,25 @@ lint: $(VENV)/.installed-dev
 	$(VENV)/bin/ruff format --check .
 	DJANGO_SETTINGS_MODULE=portal.settings.test $(MANAGE) makemigrations --check --dry-run
 	DJANGO_SETTINGS_MODULE=portal.settings.test $(MANAGE) export_mirrors --check
+
+# Production-like serving: production settings, static files collected for whitenoise,
+# gunicorn with 2 × CPUs + 1 workers. Needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS
+# (and DATABASE_URL for PostgreSQL); see the README's "Deploying".
+PROD := DJANGO_SETTINGS_MODULE=portal.settings.production
+WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
+serve: messages
+	$(PROD) $(MANAGE) migrate --verbosity 0
+	$(PROD) $(MANAGE) import_quizzes
+	$(PROD) $(MANAGE) collectstatic --noinput --verbosity 0
+	$(PROD) $(MANAGE) setup_link --if-no-accounts
+	$(PROD) $(VENV)/bin/gunicorn portal.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
+		--access-logfile - --graceful-timeout 20
+
+# `check --deploy` with production settings and stand-in values must print nothing.
+check-deploy: $(VENV)/.installed
+	$(PROD) DJANGO_SECRET_KEY=ci-$$(head -c 48 /dev/urandom | base64 | tr -d '/+=\n') \
+		DJANGO_ALLOWED_HOSTS=portal.example.org \
+		$(MANAGE) check --deploy --fail-level WARNING
 
 bench: $(VENV)/.installed-dev
 	$(PY) bench/import_bench.py

@@ -14,6 +14,7 @@ admin.site.site_header = "LLM from scratch — admin"
 urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("ping/", views.ping, name="ping"),
     path("", include("accounts.urls")),
     path("", include("progress.urls")),
     path("admin/", admin.site.urls),

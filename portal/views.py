@@ -20,3 +20,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
     with connection.cursor() as cursor:
         cursor.execute("SELECT 1")
     return JsonResponse({"status": "ok"})
+
+
+@require_GET
+def ping(request: HttpRequest) -> HttpResponse:
+    """The lightest page behind login: the ceiling benchmarks compare our pages with."""
+    return render(request, "portal/ping.html")

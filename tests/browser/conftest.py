@@ -41,11 +41,24 @@ def browser():
 
 @pytest.fixture
 def page(browser):
+    """A page that fails the test if the browser reports a Content-Security-Policy
+    violation or a script error: the CSP must never have to be loosened."""
     context = browser.new_context(viewport={"width": 1100, "height": 900}, locale="en-US")
     page = context.new_page()
     page.set_default_timeout(10_000)
+    problems = []
+    page.on(
+        "console",
+        lambda message: (
+            problems.append(message.text)
+            if message.type == "error" and "Content Security Policy" in message.text
+            else None
+        ),
+    )
+    page.on("pageerror", lambda error: problems.append(str(error)))
     yield page
     context.close()
+    assert problems == []
 
 
 @pytest.fixture

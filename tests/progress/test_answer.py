@@ -283,3 +283,19 @@ def test_get_on_answer_url_is_not_allowed(seeds_imported, learner_client):
 
     assert response.status_code == 405
     assert get_user_model().objects.count() == 1
+
+
+def test_cached_cards_still_get_fresh_tokens_per_render(
+    seeds_imported, learner_client, post_answer
+):
+    from .conftest import form_token
+
+    first = learner_client.get("/phase/10/").content.decode()
+    second = learner_client.get("/phase/10/").content.decode()
+
+    one, two = form_token(first, "q-10-01"), form_token(second, "q-10-01")
+    assert one != two
+    assert "placeholder" not in second
+    post_answer("q-10-01", choice=["A"], token=one)
+    post_answer("q-10-01", choice=["B"], token=two)
+    assert list(Attempt.objects.values_list("correct", flat=True)) == [False, True]

@@ -68,4 +68,5 @@ class Command(BaseCommand):
                         self.stdout.write(f"  {code}")
         if not dry_run:
             audit_record(kind=AuditKind.IMPORT_RUN, summary=plan.summary(), via="command")
-        self.stdout.write(self.style.SUCCESS(plan.summary()))
+        if verbosity >= 1:
+            self.stdout.write(self.style.SUCCESS(plan.summary()))

@@ -1,0 +1,86 @@
+"""Every page's HTML validates with the Nu Html Checker (vnu.jar, run with Java).
+
+The checker comes from the npm package vnu-jar; .ci/run installs it and sets VNU_JAR
+(and REQUIRE_VNU, so that CI fails rather than skips). Locally, without it, this test
+says it skipped.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+from io import StringIO
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.management import call_command
+
+from progress.models import Cohort
+from tests.factories import UserFactory
+
+from ..progress.test_results import answer
+
+VNU_JAR = os.environ.get("VNU_JAR", "")
+pytestmark = pytest.mark.django_db
+
+if not (VNU_JAR and os.path.exists(VNU_JAR) and shutil.which("java")):
+    if os.environ.get("REQUIRE_VNU"):
+        raise RuntimeError(f"REQUIRE_VNU is set but VNU_JAR={VNU_JAR!r} or java is missing")
+    pytestmark = [
+        pytestmark,
+        pytest.mark.skip(reason="HTML validation skipped: set VNU_JAR to vnu.jar (npm vnu-jar)"),
+    ]
+
+
+def test_every_page_is_valid_html(client, seeds_imported, tmp_path, learner):
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.learners.add(learner)
+    teacher = UserFactory(username="teach", is_staff=True)
+    teacher.groups.add(Group.objects.get(name="Instructors"))
+    cohort.instructors.add(teacher)
+    answer(learner, "q-10-01", keys=["A"])
+    answer(learner, "q-10-02", keys=["A"])
+    answer(learner, "q-10-03", text="identity")
+    out = StringIO()
+    call_command("invite", stdout=out)
+    invite_path = out.getvalue().strip().replace("http://127.0.0.1:8000", "")
+
+    pages = {"login": ("/login/", None), "invite": (invite_path, None)}
+    for language in ("en", "es"):
+        pages |= {
+            f"home-{language}": ("/", language),
+            f"phase10-{language}": ("/phase/10/", language),
+            f"phase19-{language}": ("/phase/19/", language),
+            f"progress-{language}": ("/progress/", language),
+            f"reviews-{language}": ("/reviews/", language),
+            f"password-{language}": ("/password/", language),
+            f"404-{language}": ("/nowhere/", language),
+        }
+    files = []
+    for name, (url, language) in pages.items():
+        client.logout()
+        if language:
+            client.force_login(learner)
+            client.post("/language/", {"language": language, "next": "/"})
+        response = client.get(url)
+        assert response.status_code in (200, 404), (url, response.status_code)
+        path = tmp_path / f"{name}.html"
+        path.write_bytes(response.content)
+        files.append(str(path))
+    client.force_login(teacher)
+    path = tmp_path / "results.html"
+    path.write_bytes(client.get(f"/admin/progress/cohort/{cohort.pk}/results/").content)
+    files.append(str(path))
+
+    result = subprocess.run(
+        ["java", "-jar", VNU_JAR, "--errors-only", "--format", "json", *files],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+    messages = json.loads(result.stderr or '{"messages": []}')["messages"]
+    problems = [
+        f"{m['url'].rsplit('/', 1)[-1]}:{m.get('lastLine')}: {m['message']}" for m in messages
+    ]
+    assert problems == []

@@ -1,0 +1,110 @@
+"""Production settings, security headers and our own error pages."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.test import Client
+from django.utils import translation
+from django.views.defaults import server_error
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.django_db
+
+
+def import_production(**env) -> subprocess.CompletedProcess:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django, os; os.environ['DJANGO_SETTINGS_MODULE']="
+            "'portal.settings.production'; django.setup(); print('started')",
+        ],
+        cwd=ROOT,
+        env=clean | env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def test_production_settings_refuse_to_start_without_a_secret():
+    result = import_production(DJANGO_ALLOWED_HOSTS="portal.example.org")
+
+    assert result.returncode != 0
+    assert "DJANGO_SECRET_KEY must be set for production settings." in result.stderr
+
+
+def test_production_settings_start_with_the_required_variables():
+    result = import_production(
+        DJANGO_SECRET_KEY="x" * 60, DJANGO_ALLOWED_HOSTS="portal.example.org"
+    )
+
+    assert result.stdout.strip() == "started", result.stderr
+
+
+def test_pages_send_a_strict_content_security_policy(client):
+    response = client.get("/login/")
+
+    policy = response["Content-Security-Policy"]
+    assert "script-src 'self'" in policy
+    assert "style-src 'self'" in policy
+    assert "frame-ancestors 'none'" in policy
+    assert "unsafe-inline" not in policy
+    assert response["X-Frame-Options"] == "DENY"
+    assert response["Referrer-Policy"] == "same-origin"
+    assert "<script>" not in response.content.decode()
+    assert "style=" not in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "text"), [("en", "Page not found"), ("es", "Página no encontrada")]
+)
+def test_404_is_our_page_in_the_learners_language(learner_client, language, text):
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    response = learner_client.get("/no/such/page/")
+
+    assert response.status_code == 404
+    assert f"<h1>{text}</h1>" in response.content.decode()
+    assert "Traceback" not in response.content.decode()
+
+
+def test_500_is_our_page_without_a_traceback(rf):
+    with translation.override("en"):
+        response = server_error(rf.get("/"))
+
+    html = response.content.decode()
+    assert response.status_code == 500
+    assert "<h1>Something went wrong</h1>" in html
+    assert "Traceback" not in html
+
+
+def test_csrf_failure_is_our_page(learner):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(learner)
+
+    response = client.post("/language/", {"language": "es"})
+
+    assert response.status_code == 403
+    assert "<h1>The form expired</h1>" in response.content.decode()
+
+
+def test_healthz_checks_the_database_without_login(client):
+    response = client.get("/healthz")
+
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+
+
+def test_sqlite_is_configured_for_concurrent_writers(settings):
+    database = settings.DATABASES["default"]
+    if database["ENGINE"] != "django.db.backends.sqlite3":
+        pytest.skip("SQLite settings only")
+
+    assert database["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
+    assert database["OPTIONS"]["timeout"] >= 5
+    assert "journal_mode=WAL" in database["OPTIONS"]["init_command"]
