@@ -2,7 +2,7 @@
 
 A card's HTML depends only on immutable things (a revision, an attempt) and a few small
 values (language, tries, focus...), except for two per-render secrets: the submission
-token and the CSRF token. The block is rendered once with placeholders for those two,
+token and the CSRF_MARK token. The block is rendered once with placeholders for those two,
 kept, and the real values are put in on every later use. Keys name content, not rows: a
 revision by its content hash, an attempt by its unique submission token, so an entry
 cannot go stale even if a database is reset under a running process.
@@ -16,8 +16,8 @@ from django.utils.safestring import mark_safe
 
 register = template.Library()
 
-TOKEN = "Zsubmissiontokenplaceholder0"
-CSRF = "Zcsrftokenplaceholder0"
+TOKEN_MARK = "Zsubmissiontokenplaceholder0"
+CSRF_MARK = "Zcsrftokenplaceholder0"
 MAX_ENTRIES = 4096
 _cache: OrderedDict = OrderedDict()
 _lock = Lock()
@@ -47,8 +47,8 @@ class CardCacheNode(template.Node):
                 _cache.move_to_end(key)
         if cached is None:
             if state is not None:
-                state.token = TOKEN
-            with context.push(csrf_token=CSRF):
+                state.token = TOKEN_MARK
+            with context.push(csrf_token=CSRF_MARK):
                 cached = self.nodelist.render(context)
             if state is not None:
                 state.token = token
@@ -56,7 +56,7 @@ class CardCacheNode(template.Node):
                 _cache[key] = cached
                 while len(_cache) > MAX_ENTRIES:
                     _cache.popitem(last=False)
-        return mark_safe(cached.replace(TOKEN, token).replace(CSRF, csrf))  # noqa: S308
+        return mark_safe(cached.replace(TOKEN_MARK, token).replace(CSRF_MARK, csrf))  # noqa: S308
 
 
 def clear() -> None:
