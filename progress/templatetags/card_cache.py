@@ -16,7 +16,7 @@ from django.utils.safestring import mark_safe
 
 register = template.Library()
 
-TOKEN_MARK = "Zsubmissiontokenplaceholder0"
+TOKEN_MARK = "Zsubmissiontokenplaceholder0"  # noqa: S105 - a placeholder, no secret
 CSRF_MARK = "Zcsrftokenplaceholder0"
 MAX_ENTRIES = 4096
 _cache: OrderedDict = OrderedDict()
