@@ -10,6 +10,9 @@ import difflib
 import hashlib
 import json
 import re
+import signal
+import threading
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -192,6 +195,16 @@ class _QuizLoader(_BaseLoader):
         return mapping
 
 
+def _construct_int(loader: _QuizLoader, node):
+    try:
+        return yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+    except ValueError:
+        # Python refuses to read integers of more than 4,300 digits.
+        raise yaml.constructor.ConstructorError(
+            None, None, "a number is too large", node.start_mark
+        ) from None
+
+
 def _construct_map(loader: _QuizLoader, node):
     data = LineDict()
     data.line = node.start_mark.line + 1
@@ -212,11 +225,39 @@ def _construct_seq(loader: _QuizLoader, node):
 
 _QuizLoader.add_constructor("tag:yaml.org,2002:map", _construct_map)
 _QuizLoader.add_constructor("tag:yaml.org,2002:seq", _construct_seq)
+_QuizLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
+
+PARSE_SECONDS = 5
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """Raise TimeoutError if the block runs longer than `seconds`. Only where a signal can
+    be delivered (the main thread of a Unix process, as in management commands); the
+    1 MiB size limit and the ban on aliases already keep parsing linear and short."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimeoutError
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def parse_yaml(text: str) -> Any:
-    """Parse one YAML document safely; raises yaml.YAMLError or RecursionError."""
-    return yaml.load(text, Loader=_QuizLoader)  # noqa: S506 - a SafeLoader subclass
+    """Parse one YAML document safely; raises yaml.YAMLError, RecursionError or
+    TimeoutError."""
+    with time_limit(PARSE_SECONDS):
+        return yaml.load(text, Loader=_QuizLoader)  # noqa: S506 - a SafeLoader subclass
 
 
 # --- validation ------------------------------------------------------------------------
@@ -609,6 +650,11 @@ def load_file(
         return None
     except RecursionError:
         problems.append(Problem(shown, 1, None, "not valid YAML: nested too deeply"))
+        return None
+    except TimeoutError:
+        problems.append(
+            Problem(shown, 1, None, f"reading the file took longer than {PARSE_SECONDS} s")
+        )
         return None
     return _Checker(shown, problems, ids).phase(data, path.name)
 

@@ -299,3 +299,45 @@ def test_cached_cards_still_get_fresh_tokens_per_render(
     post_answer("q-10-01", choice=["A"], token=one)
     post_answer("q-10-01", choice=["B"], token=two)
     assert list(Attempt.objects.values_list("correct", flat=True)) == [False, True]
+
+
+def test_answer_of_one_megabyte_is_refused_and_nothing_stored(seeds_imported, post_answer):
+    response = post_answer("q-10-03", text="identity " * 120_000)
+
+    assert response.status_code == 422
+    assert Attempt.objects.count() == 0
+
+
+def test_answer_with_invalid_utf8_is_handled_without_error(
+    seeds_imported, learner_client, phase_token
+):
+    token = phase_token("q-10-03")
+    body = f"token={token}&text=identity%FF%FE%00".encode()
+
+    response = learner_client.post(
+        "/question/q-10-03/answer/",
+        data=body,
+        content_type="application/x-www-form-urlencoded",
+        headers={"HX-Request": "true"},
+    )
+
+    assert response.status_code == 422
+    assert "cannot be stored" in response.content.decode()
+    assert Attempt.objects.count() == 0
+
+
+@pytest.mark.parametrize("csrf", [None, "wrong-token-wrong-token-wrong-token-12"])
+def test_answer_without_a_valid_csrf_token_is_refused(seeds_imported, phase_token, learner, csrf):
+    from django.test import Client
+
+    token = phase_token("q-10-01")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(learner)
+    headers = {"HX-Request": "true"} | ({"X-CSRFToken": csrf} if csrf else {})
+
+    response = client.post(
+        "/question/q-10-01/answer/", {"token": token, "choice": "B"}, headers=headers
+    )
+
+    assert response.status_code == 403
+    assert Attempt.objects.count() == 0

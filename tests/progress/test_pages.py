@@ -183,3 +183,43 @@ def test_anonymous_visitor_is_sent_to_login(seeds_imported, client):
 
 def test_unknown_or_retired_phase_is_404(seeds_imported, learner_client):
     assert learner_client.get("/phase/99/").status_code == 404
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_reviews_page_never_reveals_the_key_before_answering(
+    seeds_imported, learner_client, learner, language
+):
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    wrong = {"single": ["A"], "multi": ["D"]}
+    now = timezone.now()
+    with time_machine.travel(now, tick=False):
+        for question in Question.objects.select_related("current_revision"):
+            kind = question.current_revision.kind
+            if question.code == "q-10-01":
+                answer(learner, question.code, keys=["C"])
+            else:
+                answer(learner, question.code, keys=wrong.get(kind, []), text="no idea")
+    with time_machine.travel(now + timedelta(days=1, hours=1), tick=False):
+        learner_client.force_login(learner)
+        learner_client.post("/language/", {"language": language, "next": "/"})
+        html = learner_client.get("/reviews/").content.decode()
+
+    shown = Question.objects.filter(review_cards__learner=learner).select_related(
+        "current_revision"
+    )
+    assert shown.count() == 10
+    for question in shown:
+        revision = question.current_revision
+        card = article(html, question.code)
+        assert not re.search(r"correct[\"'=:]|is-right|right-pick|missed-key", card)
+        assert "✓" not in card
+        for text in (revision.explanation_en, revision.explanation_es):
+            if text:
+                assert text[:40] not in card
+        for alternatives in revision.expected:
+            for alternative in alternatives:
+                assert alternative.lower() not in card.lower(), (question.code, alternative)
