@@ -6,7 +6,7 @@ MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test lint check-deploy serve bench messages migrate import clean
+.PHONY: run test lint check-deploy serve soak bench messages migrate import clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -26,9 +26,11 @@ migrate: $(VENV)/.installed
 import: migrate
 	$(MANAGE) import_quizzes
 
-run: messages import
-	$(MANAGE) setup_link --if-no-accounts
-	$(MANAGE) runserver $(HOST):$(PORT)
+# `prepare` migrates, imports and prints the setup link in one process (and runs the
+# system checks), so runserver can skip them: start-up stays quick.
+run: messages
+	$(MANAGE) prepare
+	$(MANAGE) runserver --skip-checks $(HOST):$(PORT)
 
 test: $(VENV)/.installed-dev messages
 	$(PY) -m pytest
@@ -46,10 +48,8 @@ lint: $(VENV)/.installed-dev
 PROD := DJANGO_SETTINGS_MODULE=portal.settings.production
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 serve: messages
-	$(PROD) $(MANAGE) migrate --verbosity 0
-	$(PROD) $(MANAGE) import_quizzes
+	$(PROD) $(MANAGE) prepare
 	$(PROD) $(MANAGE) collectstatic --noinput --verbosity 0
-	$(PROD) $(MANAGE) setup_link --if-no-accounts
 	$(PROD) $(VENV)/bin/gunicorn portal.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
 		--access-logfile - --graceful-timeout 20
 
@@ -59,9 +59,18 @@ check-deploy: $(VENV)/.installed
 		DJANGO_ALLOWED_HOSTS=portal.example.org \
 		$(MANAGE) check --deploy --fail-level WARNING
 
+# 50 learners answering for 60 s against gunicorn, a worker killed midway, on SQLite
+# and on a throwaway PostgreSQL cluster; one summary line each. Not part of `make test`.
+SOAK_SECONDS ?= 60
+soak: $(VENV)/.installed-dev messages
+	$(PY) bench/soak.py --seconds $(SOAK_SECONDS) --label sqlite
+	URL=$$(.ci/postgres.sh start) && trap '.ci/postgres.sh stop' EXIT && \
+		DATABASE_URL=$$URL $(PY) bench/soak.py --seconds $(SOAK_SECONDS) --label postgresql
+
 bench: $(VENV)/.installed-dev
 	$(PY) bench/import_bench.py
 	$(PY) bench/results_bench.py
+	$(PY) bench/serve_bench.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

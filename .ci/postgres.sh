@@ -5,7 +5,7 @@
 #   .ci/postgres.sh stop    -> stops the cluster and removes its folder
 set -euo pipefail
 PORT="${PG_PORT:-54329}"
-STATE=/tmp/portal-ci-pg.dir
+STATE="${PG_STATE:-/tmp/portal-ci-pg.dir}"
 
 bindir() {
   for dir in /usr/lib/postgresql/15/bin /usr/lib/postgresql/*/bin; do
@@ -28,6 +28,7 @@ case "${1:-}" in
     su postgres -s /bin/sh -c "'$BIN/initdb' -D '$DIR/data' -U postgres -A trust -E UTF8 --locale=C.UTF-8" >/dev/null
     su postgres -s /bin/sh -c "'$BIN/pg_ctl' -D '$DIR/data' -l '$DIR/log' -w \
       -o \"-c listen_addresses=127.0.0.1 -p $PORT -k '$DIR' -c fsync=off -c full_page_writes=off\" start" >/dev/null
+    su postgres -s /bin/sh -c "'$BIN/createdb' -h 127.0.0.1 -p $PORT portal"
     echo "postgres://postgres@127.0.0.1:$PORT/portal"
     ;;
   stop)

@@ -96,15 +96,7 @@ def run(port, scenario, clients, seconds):
     }
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--seconds", type=float, default=10)
-    parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--learners", type=int, default=200)
-    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) * 2 + 1)
-    args = parser.parse_args()
-
-    workdir = Path(tempfile.mkdtemp(prefix="serve-bench-"))
+def production_env(workdir: Path) -> dict:
     env = os.environ | {
         "DJANGO_SETTINGS_MODULE": "portal.settings.production",
         "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
@@ -113,6 +105,12 @@ def main() -> None:
         "DJANGO_SECURE_COOKIES": "false",
     }
     env.setdefault("DATABASE_URL", f"sqlite:///{workdir / 'bench.sqlite3'}")
+    return env
+
+
+def prepare(env: dict, learners: int):
+    """Migrate, import, collect static; make `learners` users with live sessions.
+    Returns (users, [(cookie header, csrf token)], question q-10-01)."""
     os.environ.update(env)
     manage = [PY, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], check=True, env=env)
@@ -133,16 +131,14 @@ def main() -> None:
     from django.db import connection
     from django.middleware.csrf import _get_new_csrf_string
 
-    from progress.models import Attempt
-    from progress.tokens import token_issue
     from quizzes.models import Question
 
     User = get_user_model()
-    User.objects.filter(username__startswith="bench").delete()
-    users = User.objects.bulk_create(
-        [User(username=f"bench{n:04d}", password="!") for n in range(args.learners)]
+    User.objects.bulk_create(
+        [User(username=f"bench{n:04d}", password="!") for n in range(learners)],
+        ignore_conflicts=True,
     )
-    users = list(User.objects.filter(username__startswith="bench").order_by("id"))
+    users = list(User.objects.filter(username__startswith="bench").order_by("id"))[:learners]
     cookies = []
     for user in users:
         store = SessionStore()
@@ -154,7 +150,10 @@ def main() -> None:
         cookies.append((f"sessionid={store.session_key}; csrftoken={csrf}", csrf))
     question = Question.objects.select_related("current_revision").get(code="q-10-01")
     connection.close()
+    return users, cookies, question
 
+
+def start_server(env: dict, workers: int) -> tuple[subprocess.Popen, int]:
     port = free_port()
     server = subprocess.Popen(
         [
@@ -163,25 +162,58 @@ def main() -> None:
             "--bind",
             f"127.0.0.1:{port}",
             "--workers",
-            str(args.workers),
+            str(workers),
             "--log-level",
             "warning",
         ],
         cwd=ROOT,
         env=env,
     )
-    try:
-        for _ in range(100):
-            try:
-                http.client.HTTPConnection("127.0.0.1", port, timeout=1).request("GET", "/healthz")
+    for _ in range(200):
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            conn.request("GET", "/healthz")
+            if conn.getresponse().status == 200:
                 break
-            except OSError:
-                time.sleep(0.1)
+        except OSError:
+            time.sleep(0.1)
+    return server, port
+
+
+def answer_request(user, cookie, csrf, revision_id, token=None, choice="B"):
+    from progress.tokens import token_issue
+
+    token = token or token_issue(learner_id=user.pk, revision_id=revision_id)
+    body = urlencode({"token": token, "choice": choice})
+    headers = {
+        "Cookie": cookie,
+        "X-CSRFToken": csrf,
+        "HX-Request": "true",
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
+    return token, ("POST", "/question/q-10-01/answer/", body, headers)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--learners", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) * 2 + 1)
+    args = parser.parse_args()
+
+    env = production_env(Path(tempfile.mkdtemp(prefix="serve-bench-")))
+    users, cookies, question = prepare(env, args.learners)
+    from django.db import connection
+
+    from progress.models import Attempt
+
+    server, port = start_server(env, args.workers)
+    try:
 
         def learner(index, n):
-            return cookies[(index * 7919 + n) % len(cookies)], users[
-                (index * 7919 + n) % len(users)
-            ]
+            at = (index * 7919 + n) % len(users)
+            return cookies[at], users[at]
 
         def ping(index, n):
             (cookie, _csrf), _user = learner(index, n)
@@ -193,15 +225,9 @@ def main() -> None:
 
         def submit(index, n):
             (cookie, csrf), user = learner(index, n)
-            token = token_issue(learner_id=user.pk, revision_id=question.current_revision_id)
-            body = urlencode({"token": token, "choice": "B" if n % 2 else "A"})
-            headers = {
-                "Cookie": cookie,
-                "X-CSRFToken": csrf,
-                "HX-Request": "true",
-                "Content-Type": "application/x-www-form-urlencoded",
-            }
-            return "POST", "/question/q-10-01/answer/", body, headers
+            return answer_request(
+                user, cookie, csrf, question.current_revision_id, choice="B" if n % 2 else "A"
+            )[1]
 
         before = Attempt.objects.count()
         rows = []
