@@ -6,6 +6,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from portal.db import WriteOnce
+
 from .enums import AuditKind, Language
 
 
@@ -108,9 +110,11 @@ class Invite(OneTimeLink):
         return self.note or f"invite {self.created_at:%Y-%m-%d %H:%M}"
 
 
-class AuditEvent(models.Model):
+class AuditEvent(WriteOnce):
     """Append-only record of security-relevant actions. Failed logins also drive the
     login throttle, so throttling and its evidence are the same rows."""
+
+    write_once_message = "Audit events are append-only."
 
     kind = models.CharField(_("kind"), max_length=32, choices=AuditKind.choices)
     user = models.ForeignKey(
@@ -138,8 +142,3 @@ class AuditEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} {self.subject or self.user_id or ''}".strip()
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise ValueError("Audit events are append-only.")
-        super().save(*args, **kwargs)

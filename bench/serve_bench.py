@@ -169,15 +169,22 @@ def start_server(env: dict, workers: int) -> tuple[subprocess.Popen, int]:
         cwd=ROOT,
         env=env,
     )
-    for _ in range(200):
+    wait_for_health(port, timeout=20)
+    return server, port
+
+
+def wait_for_health(port: int, timeout: float) -> bool:
+    """Poll /healthz on 127.0.0.1 until it answers 200 or `timeout` seconds pass."""
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
         try:
             conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
             conn.request("GET", "/healthz")
             if conn.getresponse().status == 200:
-                break
+                return True
         except OSError:
-            time.sleep(0.1)
-    return server, port
+            time.sleep(0.05)
+    return False
 
 
 def answer_request(user, cookie, csrf, revision_id, token=None, choice="B"):

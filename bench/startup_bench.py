@@ -5,7 +5,6 @@ checkout up (virtualenv, database); it starts `make run` on a free port, polls /
 on 127.0.0.1 until it answers, prints the time, and stops the server.
 """
 
-import http.client
 import os
 import signal
 import subprocess
@@ -16,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.serve_bench import free_port  # noqa: E402
+from bench.serve_bench import free_port, wait_for_health  # noqa: E402
 
 
 def main() -> None:
@@ -32,14 +31,7 @@ def main() -> None:
             start_new_session=True,
         )
         try:
-            while time.perf_counter() - start < 60:
-                try:
-                    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-                    conn.request("GET", "/healthz")
-                    if conn.getresponse().status == 200:
-                        break
-                except OSError:
-                    time.sleep(0.05)
+            wait_for_health(port, timeout=60)
             runs.append(time.perf_counter() - start)
         finally:
             os.killpg(server.pid, signal.SIGTERM)

@@ -6,6 +6,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from portal.db import WriteOnce
 from quizzes.models import Question, QuestionRevision
 
 
@@ -14,8 +15,10 @@ class AttemptQuerySet(models.QuerySet):
         return self.filter(learner=learner)
 
 
-class Attempt(models.Model):
+class Attempt(WriteOnce):
     """One graded submission, pinned to the revision the learner was shown."""
+
+    write_once_message = "Attempts are never modified; a regrade writes new rows."
 
     learner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -70,11 +73,6 @@ class Attempt(models.Model):
 
     def __str__(self) -> str:
         return f"{self.learner_id} {self.question_id} {self.created_at:%Y-%m-%d %H:%M}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise ValueError("Attempts are never modified; a regrade writes new rows.")
-        super().save(*args, **kwargs)
 
     @property
     def keys(self) -> list[str]:
@@ -179,10 +177,12 @@ class Cohort(models.Model):
         return self.name
 
 
-class Regrade(models.Model):
+class Regrade(WriteOnce):
     """One attempt graded again against a newer revision's key, on an instructor's
     request. The attempt itself is never changed; its effective grade is the newest
     regrade's."""
+
+    write_once_message = "Regrade entries are never modified."
 
     attempt = models.ForeignKey(
         Attempt, on_delete=models.PROTECT, related_name="regrades", verbose_name=_("attempt")
@@ -218,11 +218,6 @@ class Regrade(models.Model):
 
     def __str__(self) -> str:
         return f"regrade of attempt {self.attempt_id}"
-
-    def save(self, *args, **kwargs):
-        if not self._state.adding:
-            raise ValueError("Regrade entries are never modified.")
-        super().save(*args, **kwargs)
 
 
 class ReviewCardQuerySet(models.QuerySet):

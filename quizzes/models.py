@@ -4,6 +4,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
+from portal.db import WriteOnce
+
 from .enums import QuestionKind
 
 LANGUAGES = ("en", "es")
@@ -89,7 +91,7 @@ class Question(models.Model):
         return self.retired_at is not None
 
 
-class QuestionRevision(models.Model):
+class QuestionRevision(WriteOnce):
     """One distinct content of a question. Written once, never changed or deleted:
     attempts point at the revision the learner saw."""
 
@@ -99,6 +101,8 @@ class QuestionRevision(models.Model):
         related_name="revisions",
         verbose_name=_("question"),
     )
+    write_once_message = "A question revision is never modified once written."
+
     number = models.PositiveIntegerField(_("revision"))
     content_hash = models.CharField(_("content hash"), max_length=64)
     kind = models.CharField(_("kind"), max_length=10, choices=QuestionKind.choices)
@@ -131,12 +135,6 @@ class QuestionRevision(models.Model):
 
     def __str__(self) -> str:
         return f"{self.question.code} r{self.number}"
-
-    def save(self, *args, **kwargs):
-        # Immutability is the one rule guarded here: attempts depend on it.
-        if not self._state.adding:
-            raise ValueError("A question revision is never modified once written.")
-        super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
         raise ValueError("A question revision is never deleted.")
