@@ -3,6 +3,7 @@
 import csv
 
 from django.contrib import admin, messages
+from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
@@ -41,7 +42,10 @@ class Echo:
         return value
 
 
-def learner_rows_html(results, cohort_pk: int) -> str:
+LEARNERS_PER_PAGE = 250
+
+
+def learner_rows_html(results, cohort_pk: int, rows) -> str:
     """The learner × phase table body. Built here rather than in a template loop: a
     thousand learners × ten phases is ten thousand cells, which the template engine
     renders several times slower than this. Every learner-typed value is escaped."""
@@ -49,7 +53,7 @@ def learner_rows_html(results, cohort_pk: int) -> str:
     width = max(1, len(results.phases)) * 16
     base = reverse("admin:progress_cohort_learner", args=[cohort_pk, 0])[: -len("0/")]
     parts = []
-    for row in results.rows:
+    for row in rows:
         strip = "".join(
             f'<rect x="{i * 16}" y="1" width="14" height="10" fill="{cell.fill}"/>'
             for i, cell in enumerate(row.cells)
@@ -159,6 +163,10 @@ class CohortAdmin(admin.ModelAdmin):
             phase=phase,
             sort=request.GET.get("sort", "learner"),
         )
+        # Every figure covers the whole cohort; only the learner table is paged.
+        page = Paginator(results.rows, LEARNERS_PER_PAGE).get_page(request.GET.get("page"))
+        query = request.GET.copy()
+        query.pop("page", None)
         context = {
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
@@ -170,7 +178,9 @@ class CohortAdmin(admin.ModelAdmin):
             "histogram_bars": histogram_bars(results.histogram),
             "completion_bars": completion_bars(results.completion),
             "completion_height": 22 * len(results.completion) + 4,
-            "learner_rows": learner_rows_html(results, cohort.pk),
+            "learner_rows": learner_rows_html(results, cohort.pk, page.object_list),
+            "page": page,
+            "query": query.urlencode(),
         }
         return TemplateResponse(request, "admin/progress/cohort/results.html", context)
 

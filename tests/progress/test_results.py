@@ -244,3 +244,20 @@ def test_results_and_export_need_staff(client, cohort, who):
         assert response.status_code == 302
         login = "/admin/login/" if who == "learner" else "/login/"
         assert response["Location"].startswith(login)
+
+
+def test_results_pages_the_learner_table_but_counts_everyone(
+    client, instructor, cohort, monkeypatch
+):
+    monkeypatch.setattr("progress.admin.LEARNERS_PER_PAGE", 2)
+    client.force_login(instructor)
+
+    first = results(client, cohort, "?phase=10&mode=first")
+    second = results(client, cohort, "?phase=10&mode=first&page=2")
+
+    assert ">ana</a></th>" in first and ">bea</a></th>" in first
+    assert ">cy</a></th>" not in first
+    assert ">cy</a></th>" in second and ">dot</a></th>" in second
+    assert "Page 1 of 2" in first
+    assert 'href="?phase=10&amp;mode=first&amp;page=2"' in first
+    assert "<h2>Learners (4)</h2>" in first
