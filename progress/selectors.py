@@ -9,7 +9,7 @@ from django.db.models import Count, Q
 
 from quizzes.models import Phase, Question
 
-from .models import Attempt, Draft, ReviewCard
+from .models import Attempt, Draft, LearnerQuestion, ReviewCard
 from .reviews import day_end
 
 
@@ -160,41 +160,31 @@ def question_state(*, learner, question: Question) -> QuestionState:
 
 
 def learner_progress(*, learner) -> list[PhaseProgress]:
-    """Per active phase: totals, the learner's latest results and first-try results."""
-    phases = list(
-        Phase.objects.active()
-        .annotate(total=Count("questions", filter=Q(questions__retired_at__isnull=True)))
-        .order_by("number")
-    )
-    progress = {p.pk: PhaseProgress(phase=p, total=p.total) for p in phases}
+    """Per active phase: totals, the learner's latest results and first-try results.
+    Reads one standing per question answered (regrades included), not every attempt."""
+    phases = list(Phase.objects.active().order_by("number"))
+    progress = {p.pk: PhaseProgress(phase=p) for p in phases}
     questions = Question.objects.active().filter(phase__in=phases).order_by("phase", "position")
     codes_by_phase: dict[int, list[tuple[int, str]]] = defaultdict(list)
     for question_id, code, phase_id in questions.values_list("id", "code", "phase_id"):
         codes_by_phase[phase_id].append((question_id, code))
         progress[phase_id].question_codes.append(code)
+        progress[phase_id].total += 1
 
-    latest: dict[int, tuple[bool, float]] = {}
-    first: dict[int, bool] = {}
-    rows = (
-        Attempt.objects.for_learner(learner)
-        .filter(question__retired_at__isnull=True)
-        .order_by("created_at", "id")
-        .values_list("question_id", "correct", "score")
-    )
-    for question_id, correct, score in rows:
-        first.setdefault(question_id, correct)
-        latest[question_id] = (correct, score)
-
+    rows = LearnerQuestion.objects.filter(
+        learner=learner, question__retired_at__isnull=True
+    ).values_list("question_id", "latest_correct", "latest_score", "first_correct")
+    standings = {row[0]: row[1:] for row in rows}
     for phase_id, items in codes_by_phase.items():
         summary = progress[phase_id]
         for question_id, code in items:
-            if question_id in latest:
-                correct, score = latest[question_id]
+            if question_id in standings:
+                correct, score, first_correct = standings[question_id]
                 summary.answered += 1
                 summary.correct += correct
                 summary.score += score
                 summary.first_tries += 1
-                summary.first_try_correct += first[question_id]
+                summary.first_try_correct += first_correct
             elif summary.continue_code is None:
                 summary.continue_code = code
     return [progress[p.pk] for p in phases]
