@@ -49,10 +49,6 @@ class OneTimeLink(models.Model):
     class Meta:
         abstract = True
 
-    @property
-    def is_usable(self) -> bool:
-        return self.used_at is None and self.expires_at > timezone.now()
-
 
 class SetupLink(OneTimeLink):
     """The link that lets the first instructor choose a username and password."""

@@ -89,14 +89,6 @@ class PhaseProgress:
     question_codes: list[str] = field(default_factory=list)
 
     @property
-    def answered_percent(self) -> int:
-        return round(100 * self.answered / self.total) if self.total else 0
-
-    @property
-    def correct_percent(self) -> int:
-        return round(100 * self.correct / self.total) if self.total else 0
-
-    @property
     def first_try_rate(self) -> float | None:
         return self.first_try_correct / self.first_tries if self.first_tries else None
 
