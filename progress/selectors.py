@@ -104,19 +104,12 @@ def phase_questions(*, phase: Phase) -> list[Question]:
 
 def phase_states(*, learner, phase: Phase) -> list[QuestionState]:
     """Each active question of `phase` with the learner's latest attempt, tries and draft.
-    Three queries: questions, attempts, drafts."""
+    Three queries: questions, standings (with their latest attempts), drafts."""
     questions = phase_questions(phase=phase)
     states = {q.pk: QuestionState(question=q) for q in questions}
-    attempts = (
-        Attempt.objects.for_learner(learner)
-        .filter(question__in=questions)
-        .select_related("revision")
-        .order_by("created_at", "id")
-    )
-    for attempt in attempts:
-        state = states[attempt.question_id]
-        state.tries += 1
-        state.latest = attempt
+    for standing in _standings(learner=learner, questions=questions):
+        state = states[standing.question_id]
+        state.tries, state.latest = standing.attempts, standing.latest_attempt
     for question_id, answer in Draft.objects.filter(
         learner=learner, question__in=questions
     ).values_list("question_id", "answer"):
@@ -129,13 +122,7 @@ def phase_states(*, learner, phase: Phase) -> list[QuestionState]:
 
 def question_state(*, learner, question: Question) -> QuestionState:
     """One question's state, for the HTMX fragments."""
-    attempts = list(
-        Attempt.objects.for_learner(learner)
-        .filter(question=question)
-        .select_related("revision")
-        .order_by("-created_at", "-id")[:1]
-    )
-    tries = Attempt.objects.for_learner(learner).filter(question=question).count()
+    standing = next(iter(_standings(learner=learner, questions=[question])), None)
     following = (
         Question.objects.active()
         .filter(phase_id=question.phase_id, position__gt=question.position)
@@ -145,9 +132,17 @@ def question_state(*, learner, question: Question) -> QuestionState:
     )
     return QuestionState(
         question=question,
-        tries=tries,
-        latest=attempts[0] if attempts else None,
+        tries=standing.attempts if standing else 0,
+        latest=standing.latest_attempt if standing else None,
         next_code=following,
+    )
+
+
+def _standings(*, learner, questions):
+    """The learner's standings on `questions`, each with its latest attempt and that
+    attempt's revision: one row per question answered, not one per attempt."""
+    return LearnerQuestion.objects.filter(learner=learner, question__in=questions).select_related(
+        "latest_attempt__revision"
     )
 
 
