@@ -51,17 +51,26 @@ def _raw_answer(request: HtmxHttpRequest) -> dict:
     }
 
 
+def _show_form(request: HtmxHttpRequest, state) -> None:
+    """Show the question's form, with a fresh submission token for its current revision."""
+    state.show_form = True
+    state.token = token_issue(
+        learner_id=request.user.pk, revision_id=state.question.current_revision_id
+    )
+
+
+def _show_forms(request: HtmxHttpRequest, states, *, also: str | None = None) -> None:
+    """Forms for the unanswered questions, and for question `also`; feedback elsewhere."""
+    for state in states:
+        if state.latest is None or state.question.code == also:
+            _show_form(request, state)
+
+
 @require_GET
 def phase_detail(request: HtmxHttpRequest, number: int) -> HttpResponse:
     phase = get_object_or_404(Phase.objects.active(), number=number)
     states = phase_states(learner=request.user, phase=phase)
-    again = request.GET.get("again")
-    for state in states:
-        state.show_form = state.latest is None or state.question.code == again
-        if state.show_form:
-            state.token = token_issue(
-                learner_id=request.user.pk, revision_id=state.question.current_revision_id
-            )
+    _show_forms(request, states, also=request.GET.get("again"))
     return render(request, "progress/phase.html", {"phase": phase, "states": states})
 
 
@@ -72,8 +81,7 @@ def question_form(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if not request.htmx:
         return redirect(f"{_phase_url(question)}?{urlencode({'again': code})}#{code}")
     state = question_state(learner=request.user, question=question)
-    state.show_form = True
-    state.token = token_issue(learner_id=request.user.pk, revision_id=question.current_revision_id)
+    _show_form(request, state)
     return render(request, f"{CARD}#question-body", {"state": state, "focus": True})
 
 
@@ -144,14 +152,10 @@ def _form_again(request: HtmxHttpRequest, question, revision, token, raw, error)
         state.question.current_revision = revision
         return render(request, f"{CARD}#question-body", {"state": state}, status=422)
     states = phase_states(learner=request.user, phase=question.phase)
+    _show_forms(request, states, also=question.code)
     for state in states:
-        state.show_form = state.latest is None or state.question.pk == question.pk
         if state.question.pk == question.pk:
             state.token, state.draft, state.error = token, raw, error
-        elif state.show_form:
-            state.token = token_issue(
-                learner_id=request.user.pk, revision_id=state.question.current_revision_id
-            )
     return render(
         request, "progress/phase.html", {"phase": question.phase, "states": states}, status=422
     )
@@ -189,9 +193,6 @@ def reviews(request: HtmxHttpRequest) -> HttpResponse:
     """Today's reviews: each due card through the same question card as the phase pages."""
     states = review_queue(learner=request.user)
     for state in states:
-        state.show_form = True
-        state.token = token_issue(
-            learner_id=request.user.pk, revision_id=state.question.current_revision_id
-        )
+        _show_form(request, state)
     next_due = None if states else next_review_due(learner=request.user)
     return render(request, "progress/reviews.html", {"states": states, "next_due": next_due})
