@@ -160,9 +160,10 @@ def _plan_apply(plan: ImportPlan, quiz_set: QuizSet, existing: dict[str, Questio
         question.current_revision = revision
     QuestionRevision.objects.bulk_create(to_create)
 
-    # Placement (phase, position) and retirement are not content: update in place.
+    # Placement (phase, position) and retirement are not content: update in place. Changed
+    # questions are written anyway; unchanged ones only if they moved or come back.
     to_update = changed + new_questions
-    for doc in plan.changed + plan.unchanged:
+    for doc, already in [(d, True) for d in plan.changed] + [(d, False) for d in plan.unchanged]:
         question = existing[doc.code]
         phase = phase_of[doc.code]
         if (
@@ -171,7 +172,7 @@ def _plan_apply(plan: ImportPlan, quiz_set: QuizSet, existing: dict[str, Questio
             or question.retired_at is not None
         ):
             question.phase, question.position, question.retired_at = phase, doc.position, None
-            if question not in to_update:
+            if not already:
                 to_update.append(question)
     for question in plan.retired:
         question.retired_at = now
