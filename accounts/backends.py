@@ -1,6 +1,6 @@
 """Authentication backend that refuses logins for a throttled username."""
 
-from django.contrib.auth.backends import ModelBackend
+from django.contrib.auth.backends import ModelBackend, UserModel
 from django.core.exceptions import PermissionDenied
 
 from .services import login_locked_until
@@ -12,7 +12,7 @@ class ThrottledModelBackend(ModelBackend):
 
     def authenticate(self, request, username=None, password=None, **kwargs):
         if username is None:
-            username = kwargs.get(self.user_model_username_field(), "")
+            username = kwargs.get(UserModel.USERNAME_FIELD, "")
         locked_until = login_locked_until(username=username or "")
         if locked_until is not None:
             if request is not None:
@@ -20,9 +20,3 @@ class ThrottledModelBackend(ModelBackend):
             # PermissionDenied stops authenticate() from trying other backends.
             raise PermissionDenied
         return super().authenticate(request, username=username, password=password, **kwargs)
-
-    @staticmethod
-    def user_model_username_field() -> str:
-        from django.contrib.auth import get_user_model
-
-        return get_user_model().USERNAME_FIELD
