@@ -19,3 +19,8 @@ urlpatterns = [
     path("", include("progress.urls")),
     path("admin/", admin.site.urls),
 ]
+
+handler400 = "portal.errors.bad_request"
+handler403 = "portal.errors.permission_denied"
+handler404 = "portal.errors.page_not_found"
+handler500 = "portal.errors.server_error"

@@ -140,13 +140,19 @@ class Draft(models.Model):
         Question, on_delete=models.CASCADE, related_name="drafts", verbose_name=_("question")
     )
     answer = models.JSONField(_("answer"))
+    # Sent while logged out (the session had expired): anyone holding the form's token
+    # could have sent it, so it is kept apart from the learner's own draft and only
+    # offered back, marked, for the learner to check and send.
+    logged_out = models.BooleanField(_("kept while logged out"), default=False)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 
     class Meta:
         verbose_name = _("draft")
         verbose_name_plural = _("drafts")
         constraints = [
-            models.UniqueConstraint(fields=["learner", "question"], name="draft_one_per_question")
+            models.UniqueConstraint(
+                fields=["learner", "question", "logged_out"], name="draft_one_per_question"
+            )
         ]
 
     def __str__(self) -> str:

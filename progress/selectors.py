@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 
-from quizzes.models import Phase, Question
+from quizzes.models import Phase, Question, QuestionRevision
 
 from .models import Attempt, Draft, LearnerQuestion, ReviewCard
 from .reviews import day_end
@@ -37,17 +37,29 @@ class QuestionState:
     tries: int = 0
     latest: Attempt | None = None
     draft: dict | None = None
+    # What was sent for this question while the session had expired, kept apart from
+    # the learner's own draft until the learner checks it and sends it.
+    kept: dict | None = None
     next_code: str | None = None
     # Set by the view for a question whose form is shown.
     token: str = ""
     show_form: bool = False
     error: str = ""
+    # The revision the form shows: the current one, unless a form of an older
+    # revision is shown again with the learner's input (its token names that one).
+    form_revision: QuestionRevision | None = None
     # "reviews" when shown on the reviews page: "next" then means the next due card.
     context: str = ""
 
     @property
     def revision(self):
-        return self.question.current_revision
+        return self.form_revision or self.question.current_revision
+
+    @property
+    def form_answer(self) -> dict | None:
+        """What the form is filled with: what was kept while logged out (the newest
+        typing, shown with a note to check it), else the learner's draft."""
+        return self.kept or self.draft
 
     @property
     def options_feedback(self) -> list[OptionFeedback]:
@@ -110,14 +122,22 @@ def phase_states(*, learner, phase: Phase) -> list[QuestionState]:
     for standing in _standings(learner=learner, questions=questions):
         state = states[standing.question_id]
         state.tries, state.latest = standing.attempts, standing.latest_attempt
-    for question_id, answer in Draft.objects.filter(
-        learner=learner, question__in=questions
-    ).values_list("question_id", "answer"):
-        states[question_id].draft = answer
+    _drafts_attach(learner=learner, states=states)
     ordered = [states[q.pk] for q in questions]
     for state, following in zip(ordered, ordered[1:], strict=False):
         state.next_code = following.question.code
     return ordered
+
+
+def _drafts_attach(*, learner, states: dict[int, QuestionState]) -> None:
+    """One query: each state's draft, and what was kept while logged out."""
+    for question_id, answer, logged_out in Draft.objects.filter(
+        learner=learner, question__in=list(states)
+    ).values_list("question_id", "answer", "logged_out"):
+        if logged_out:
+            states[question_id].kept = answer
+        else:
+            states[question_id].draft = answer
 
 
 def question_state(*, learner, question: Question) -> QuestionState:
@@ -230,17 +250,9 @@ def review_queue(*, learner) -> list[QuestionState]:
         .order_by("due", "id")
     )
     states = [QuestionState(question=card.question, context="reviews") for card in cards]
-    drafts = (
-        dict(
-            Draft.objects.filter(
-                learner=learner, question__in=[c.question_id for c in cards]
-            ).values_list("question_id", "answer")
-        )
-        if cards
-        else {}
-    )
+    if states:
+        _drafts_attach(learner=learner, states={s.question.pk: s for s in states})
     for state, following in zip(states, [*states[1:], None], strict=False):
-        state.draft = drafts.get(state.question.pk)
         state.next_code = following.question.code if following else None
     return states
 

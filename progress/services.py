@@ -1,29 +1,182 @@
-"""Writes for progress: recording attempts and keeping drafts."""
+"""Writes for progress: answering a question, keeping drafts, recording attempts.
+
+`answer_submit` and `draft_submit` hold every rule about a submission (the token, the
+account, the login, the revision, retirement, the answer's shape); they raise a typed
+`SubmissionRefused` that the views turn into a response, so a view only maps outcomes.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from quizzes.grading import Grade, grade
-from quizzes.models import QuestionRevision
+from quizzes.enums import QuestionKind
+from quizzes.grading import Grade
+from quizzes.models import Question, QuestionRevision
 
 from .models import Attempt, Draft, LearnerQuestion, Regrade
 from .reviews import review_card_feed
+from .tokens import BadToken, SubmissionToken, token_read
 
 MAX_ANSWER_CHARS = 10_000
+MAX_CHOICES = 26  # option keys are letters
+MAX_KEY_CHARS = 8
 
 
-class AnswerInvalid(Exception):
-    """The submitted answer does not fit the question; the message is for the learner."""
+class SubmissionRefused(Exception):
+    """A submission that records nothing. `message` is for the learner; `status` is the
+    HTTP status a view answers with; `keep` is what the learner sent, to show again."""
+
+    status = 400
+    default_message = gettext_lazy("This form is out of date. Reload the page to answer.")
+
+    def __init__(self, message: str | None = None, *, keep: dict | None = None):
+        self.message = str(message or self.default_message)
+        self.keep = keep
+        self.revision: QuestionRevision | None = None  # the revision the form showed
+        super().__init__(self.message)
+
+
+class FormUnusable(SubmissionRefused):
+    """Forged, expired, or made for a question or an account that no longer fits."""
+
+
+class FormOfAnotherAccount(SubmissionRefused):
+    status = 403
+    default_message = gettext_lazy("This form was made for another account. Reload the page.")
+
+
+class FormOfEndedLogin(SubmissionRefused):
+    """The learner logged out or changed the password since the form was made. What was
+    sent is kept as the learner's draft and the form is shown again with it."""
+
+    status = 409
+    default_message = gettext_lazy(
+        "This form was made before you last logged in, so it was not sent. "
+        "Your answer is kept below: check it and send it again."
+    )
+
+
+class QuestionRetired(SubmissionRefused):
+    status = 410
+    default_message = gettext_lazy("This question has been retired and takes no answers.")
+
+
+class AnswerInvalid(SubmissionRefused):
+    """The answer does not fit the question; the form is shown again with it."""
+
+    status = 422
+
+
+@dataclass(frozen=True)
+class Answered:
+    attempt: Attempt
+    created: bool
+    revision: QuestionRevision
+
+
+@dataclass(frozen=True)
+class KeptWhileLoggedOut:
+    """The session had expired: the answer was kept apart for the form's learner."""
+
+
+def answer_raw(post) -> dict:
+    """What the learner sent, unchecked but bounded, for keeping as a draft."""
+    return {
+        "keys": [key[:MAX_KEY_CHARS] for key in post.getlist("choice")[:MAX_CHOICES]],
+        "text": post.get("text", "")[:MAX_ANSWER_CHARS].replace("\x00", ""),
+    }
+
+
+def _token_for(*, question: Question, raw_token: str) -> SubmissionToken:
+    try:
+        token = token_read(raw_token)
+    except BadToken:
+        raise FormUnusable() from None
+    if token.question_id != question.pk:
+        raise FormUnusable(_("This form does not belong to this question."))
+    return token
+
+
+def _keep_logged_out(*, token: SubmissionToken, question: Question, post) -> None:
+    if not get_user_model().objects.filter(pk=token.learner_id, is_active=True).exists():
+        raise FormUnusable()  # the account is gone: nobody to keep it for
+    draft_save(
+        learner_id=token.learner_id,
+        question_id=question.pk,
+        answer=answer_raw(post),
+        logged_out=True,
+    )
+
+
+def _token_of_this_login(*, user, session, question: Question, raw_token: str, post):
+    token = _token_for(question=question, raw_token=raw_token)
+    if token.learner_id != user.pk:
+        raise FormOfAnotherAccount()
+    if not token.bound_to(session=session, user=user):
+        kept = answer_raw(post)
+        draft_save(learner_id=user.pk, question_id=question.pk, answer=kept)
+        raise FormOfEndedLogin(keep=kept)
+    return token
+
+
+def answer_submit(
+    *, user, session, question: Question, raw_token: str, post, language: str
+) -> Answered | KeptWhileLoggedOut:
+    """Check one posted answer and record it as an attempt.
+
+    Raises a `SubmissionRefused`; nothing is recorded then, except what the learner
+    typed, kept as a draft where the poster may keep it.
+    """
+    if not user.is_authenticated:
+        _keep_logged_out(
+            token=_token_for(question=question, raw_token=raw_token), question=question, post=post
+        )
+        return KeptWhileLoggedOut()
+    token = _token_of_this_login(
+        user=user, session=session, question=question, raw_token=raw_token, post=post
+    )
+    revision = QuestionRevision.objects.filter(pk=token.revision_id, question=question).first()
+    if revision is None:
+        raise FormUnusable(_("This form does not belong to this question."))
+    if question.is_retired:
+        raise QuestionRetired()
+    kept = answer_raw(post)
+    try:
+        answer = answer_parse(revision=revision, keys=kept["keys"], text=post.get("text", ""))
+    except AnswerInvalid as invalid:
+        invalid.keep, invalid.revision = kept, revision
+        raise
+    attempt, created = attempt_record(
+        learner=user, revision=revision, nonce=token.nonce, answer=answer, language=language
+    )
+    return Answered(attempt=attempt, created=created, revision=revision)
+
+
+def draft_submit(*, user, session, question: Question, raw_token: str, post) -> None:
+    """Keep what the learner is typing, for the form's learner."""
+    if not user.is_authenticated:
+        _keep_logged_out(
+            token=_token_for(question=question, raw_token=raw_token), question=question, post=post
+        )
+        return
+    try:
+        _token_of_this_login(
+            user=user, session=session, question=question, raw_token=raw_token, post=post
+        )
+    except FormOfEndedLogin:
+        return  # kept as the learner's own draft all the same
+    draft_save(learner_id=user.pk, question_id=question.pk, answer=answer_raw(post))
 
 
 def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> dict:
     """Check a submitted answer against the question's shape and return it as stored."""
-    if revision.kind == "free":
+    if revision.kind == QuestionKind.FREE:
         if "\x00" in text:
             raise AnswerInvalid(_("The answer contains characters that cannot be stored."))
         if len(text) > MAX_ANSWER_CHARS:
@@ -39,12 +192,12 @@ def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> d
     if not chosen:
         raise AnswerInvalid(
             _("Choose an option first.")
-            if revision.kind == "single"
+            if revision.kind == QuestionKind.SINGLE
             else _("Choose at least one option.")
         )
     if any(key not in valid for key in chosen):
         raise AnswerInvalid(_("That option is not part of this question."))
-    if revision.kind == "single" and len(chosen) != 1:
+    if revision.kind == QuestionKind.SINGLE and len(chosen) != 1:
         raise AnswerInvalid(_("Choose only one option."))
     return {"keys": sorted(chosen)}
 
@@ -72,14 +225,7 @@ def attempt_record(
 
     Returns (attempt, created).
     """
-    result = grade(
-        kind=revision.kind,
-        correct_keys=revision.correct_keys,
-        expected=revision.expected,
-        pass_mentions=revision.pass_mentions,
-        keys=answer.get("keys", ()),
-        text=answer.get("text", ""),
-    )
+    result = revision.grade(keys=answer.get("keys", ()), text=answer.get("text", ""))
     attempt = Attempt(
         learner=learner,
         question_id=revision.question_id,
@@ -186,9 +332,14 @@ def learner_question_rebuild(*, pairs=None) -> int:
     return len(grouped)
 
 
-def draft_save(*, learner_id: int, question_id: int, answer: dict) -> None:
+def draft_save(
+    *, learner_id: int, question_id: int, answer: dict, logged_out: bool = False
+) -> None:
     Draft.objects.update_or_create(
-        learner_id=learner_id, question_id=question_id, defaults={"answer": answer}
+        learner_id=learner_id,
+        question_id=question_id,
+        logged_out=logged_out,
+        defaults={"answer": answer},
     )
 
 
@@ -230,7 +381,7 @@ class RegradePlan:
 def _regradable(old: QuestionRevision, new: QuestionRevision) -> bool:
     if old.kind != new.kind:
         return False
-    if new.kind == "free":
+    if new.kind == QuestionKind.FREE:
         return True
     return {o["key"] for o in old.options} == {o["key"] for o in new.options}
 
@@ -253,14 +404,7 @@ def regrade_plan(*, questions) -> RegradePlan:
         regrades = sorted(attempt.regrades.all(), key=lambda r: r.pk)
         old_correct = regrades[-1].new_correct if regrades else attempt.correct
         old_score = regrades[-1].new_score if regrades else attempt.score
-        result = grade(
-            kind=current.kind,
-            correct_keys=current.correct_keys,
-            expected=current.expected,
-            pass_mentions=current.pass_mentions,
-            keys=attempt.keys,
-            text=attempt.text,
-        )
+        result = current.grade(keys=attempt.keys, text=attempt.text)
         if result.correct == old_correct and result.score == old_score:
             plan.unchanged += 1
             continue

@@ -1,10 +1,18 @@
 """Submission tokens: one per rendered question form.
 
-A token is signed, so it cannot be forged, and carries the learner, the revision the form
-showed and a random nonce. The nonce is unique on Attempt, so posting one form twice
-(a double click, a resent request) stores one attempt; the revision is what the answer is
-graded against, even if an import changed the question meanwhile; the learner lets a
-draft be kept when the session expired while the learner was typing.
+A token is signed, so it cannot be forged, and carries the learner, the question and the
+revision the form showed, a random nonce and a binding to the login that rendered it.
+
+- The nonce is unique on Attempt, so posting one form twice (a double click, a resent
+  request) stores one attempt.
+- The revision is what the answer is graded against, even if an import changed the
+  question meanwhile; the question ties the token to one form (a token sent to another
+  question's URL is refused).
+- The binding is a keyed hash of a random value kept in the login's session and of the
+  account's password hash, so a token ends with the login that made it: after a logout
+  or a password change it grades nothing. It is checked only when the poster is logged
+  in; a post after the session expired can only be kept apart as a draft for its
+  learner, which the learner sees and confirms after logging in again.
 """
 
 from __future__ import annotations
@@ -14,9 +22,11 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 from django.core import signing
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 SALT = "progress.submission"
 MAX_AGE = timedelta(days=30)
+SESSION_KEY = "_form_key"
 
 
 class BadToken(Exception):
@@ -26,19 +36,38 @@ class BadToken(Exception):
 @dataclass(frozen=True)
 class SubmissionToken:
     learner_id: int
+    question_id: int
     revision_id: int
     nonce: str
+    binding: str
+
+    def bound_to(self, *, session, user) -> bool:
+        """Whether the token was issued to the login that `session` and `user` are."""
+        return constant_time_compare(self.binding, _binding(session=session, user=user))
 
 
-def token_issue(*, learner_id: int, revision_id: int) -> str:
-    return signing.dumps([learner_id, revision_id, secrets.token_hex(16)], salt=SALT)
+def _binding(*, session, user) -> str:
+    form_key = session.get(SESSION_KEY)
+    if form_key is None:
+        # The first form of this login; the session is saved with the response. A login
+        # starts with a fresh session, so a new login means a new key.
+        form_key = session[SESSION_KEY] = secrets.token_hex(16)
+    return salted_hmac(SALT, f"{form_key}:{user.get_session_auth_hash()}").hexdigest()[:24]
+
+
+def token_issue(*, session, user, question_id: int, revision_id: int) -> str:
+    binding = _binding(session=session, user=user)
+    payload = [user.pk, question_id, revision_id, secrets.token_hex(16), binding]
+    return signing.dumps(payload, salt=SALT)
 
 
 def token_read(raw: str) -> SubmissionToken:
     try:
-        learner_id, revision_id, nonce = signing.loads(raw[:512], salt=SALT, max_age=MAX_AGE)
+        learner_id, question_id, revision_id, nonce, binding = signing.loads(
+            raw[:512], salt=SALT, max_age=MAX_AGE
+        )
     except (signing.BadSignature, ValueError, TypeError) as exc:
         raise BadToken(str(exc)) from None
-    if not (isinstance(learner_id, int) and isinstance(revision_id, int)):
+    if not all(isinstance(v, int) for v in (learner_id, question_id, revision_id)):
         raise BadToken("malformed token")
-    return SubmissionToken(learner_id, revision_id, str(nonce))
+    return SubmissionToken(learner_id, question_id, revision_id, str(nonce), str(binding))

@@ -1,4 +1,8 @@
-"""Learner pages: a phase's questions, answering with instant feedback, progress."""
+"""Learner pages: a phase's questions, answering with instant feedback, progress.
+
+The rules of answering live in `progress.services`; these views map its outcomes and
+typed refusals to responses: the card's fragment for htmx, a page or a redirect without.
+"""
 
 from urllib.parse import urlencode
 
@@ -8,14 +12,15 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from quizzes.models import Phase, Question, QuestionRevision
+from portal.errors import problem_response
+from quizzes.models import Phase, Question
 
 from .selectors import (
+    QuestionState,
     attempt_history,
     learner_progress,
     next_review_code,
@@ -25,37 +30,37 @@ from .selectors import (
     review_queue,
     review_summary,
 )
-from .services import MAX_ANSWER_CHARS, AnswerInvalid, answer_parse, attempt_record, draft_save
-from .tokens import BadToken, token_issue, token_read
+from .services import (
+    Answered,
+    AnswerInvalid,
+    FormOfEndedLogin,
+    SubmissionRefused,
+    answer_submit,
+    draft_save,
+    draft_submit,
+)
+from .tokens import token_issue
 
 CARD = "progress/_question.html"
+FORM_ERRORS = "form_errors"  # session key: messages for forms shown again after a redirect
 
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
 
 
-def _phase_url(question: Question) -> str:
-    return reverse("progress:phase", args=[question.phase.number])
+def _question_url(question: Question) -> str:
+    return f"{reverse('progress:phase', args=[question.phase.number])}#{question.code}"
 
 
-def _problem(request: HtmxHttpRequest, status: int, message: str) -> HttpResponse:
-    return render(request, "progress/problem.html", {"message": message}, status=status)
-
-
-def _raw_answer(request: HtmxHttpRequest) -> dict:
-    """What the learner sent, unchecked but bounded, for keeping as a draft."""
-    return {
-        "keys": request.POST.getlist("choice")[:26],
-        "text": request.POST.get("text", "")[:MAX_ANSWER_CHARS].replace("\x00", ""),
-    }
-
-
-def _show_form(request: HtmxHttpRequest, state) -> None:
-    """Show the question's form, with a fresh submission token for its current revision."""
+def _show_form(request: HtmxHttpRequest, state: QuestionState) -> None:
+    """Show the question's form, with a fresh submission token for the revision it shows."""
     state.show_form = True
     state.token = token_issue(
-        learner_id=request.user.pk, revision_id=state.question.current_revision_id
+        session=request.session,
+        user=request.user,
+        question_id=state.question.pk,
+        revision_id=state.revision.pk,
     )
 
 
@@ -71,6 +76,9 @@ def phase_detail(request: HtmxHttpRequest, number: int) -> HttpResponse:
     phase = get_object_or_404(Phase.objects.active(), number=number)
     states = phase_states(learner=request.user, phase=phase)
     _show_forms(request, states, also=request.GET.get("again"))
+    errors = request.session.pop(FORM_ERRORS, None) or {}
+    for state in states:
+        state.error = errors.get(state.question.code, "")
     return render(request, "progress/phase.html", {"phase": phase, "states": states})
 
 
@@ -79,63 +87,47 @@ def question_form(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """A fresh form for answering again (HTMX); without JS, the phase page does it."""
     question = get_object_or_404(Question.objects.active().select_related("phase"), code=code)
     if not request.htmx:
-        return redirect(f"{_phase_url(question)}?{urlencode({'again': code})}#{code}")
+        number = question.phase.number
+        return redirect(f"{reverse('progress:phase', args=[number])}?again={code}#{code}")
     state = question_state(learner=request.user, question=question)
     _show_form(request, state)
     return render(request, f"{CARD}#question-body", {"state": state, "focus": True})
 
 
-@login_not_required  # an expired session is handled here, so the answer is kept
+def _login_url(question: Question) -> str:
+    query = urlencode({"next": _question_url(question), "reason": "expired"})
+    return f"{resolve_url(settings.LOGIN_URL)}?{query}"
+
+
+@login_not_required  # an expired session is handled by the service: the answer is kept
 @require_POST
 def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     question = get_object_or_404(
         Question.objects.select_related("phase", "current_revision"), code=code
     )
     try:
-        token = token_read(request.POST.get("token", ""))
-    except BadToken:
-        return _problem(request, 400, _("This form is out of date. Reload the page to answer."))
-
-    if not request.user.is_authenticated:
-        # Keep what the learner typed for the learner the form was made for; after
-        # logging in again, the phase page puts it back in the form.
-        draft_save(
-            learner_id=token.learner_id, question_id=question.pk, answer=_raw_answer(request)
+        outcome = answer_submit(
+            user=request.user,
+            session=request.session,
+            question=question,
+            raw_token=request.POST.get("token", ""),
+            post=request.POST,
+            language=(get_language() or "en")[:2],
         )
-        login_url = f"{resolve_url(settings.LOGIN_URL)}?{urlencode({'next': _phase_url(question)})}"
+    except (AnswerInvalid, FormOfEndedLogin) as refused:
+        return _form_again(request, question, refused)
+    except SubmissionRefused as refused:
+        return problem_response(request, status=refused.status, message=refused.message)
+
+    if not isinstance(outcome, Answered):  # kept while logged out: log in to send it
         if request.htmx:
-            return HttpResponseClientRedirect(login_url)
-        return redirect(login_url)
-
-    if token.learner_id != request.user.pk:
-        return _problem(request, 403, _("This form was made for another account. Reload the page."))
-    revision = QuestionRevision.objects.filter(pk=token.revision_id, question=question).first()
-    if revision is None:
-        return _problem(request, 400, _("This form does not belong to this question."))
-    if question.is_retired:
-        return _problem(request, 410, _("This question has been retired and takes no answers."))
-
-    raw = _raw_answer(request)
-    try:
-        parsed = answer_parse(
-            revision=revision, keys=raw["keys"], text=request.POST.get("text", "")
-        )
-    except AnswerInvalid as invalid:
-        return _form_again(request, question, revision, request.POST["token"], raw, str(invalid))
-
-    attempt_record(
-        learner=request.user,
-        revision=revision,
-        nonce=token.nonce,
-        answer=parsed,
-        language=(get_language() or "en")[:2],
-    )
+            return HttpResponseClientRedirect(_login_url(question))
+        return redirect(_login_url(question))
+    in_reviews = request.POST.get("context") == "reviews"
     if not request.htmx:
-        if request.POST.get("context") == "reviews":
-            return redirect(reverse("progress:reviews"))
-        return redirect(f"{_phase_url(question)}#{code}")
+        return redirect(reverse("progress:reviews") if in_reviews else _question_url(question))
     state = question_state(learner=request.user, question=question)
-    if request.POST.get("context") == "reviews":
+    if in_reviews:
         state.next_code = next_review_code(learner=request.user, after=question)
         state.context = "reviews"
     # The swapped-in feedback takes focus (htmx honours autofocus), so keyboard and
@@ -143,21 +135,30 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return render(request, f"{CARD}#question-body", {"state": state, "focus": True})
 
 
-def _form_again(request: HtmxHttpRequest, question, revision, token, raw, error) -> HttpResponse:
-    """The form again, with the learner's input and what is wrong with it."""
-    if request.htmx:
-        state = question_state(learner=request.user, question=question)
-        state.show_form, state.token, state.draft, state.error = True, token, raw, error
-        # The form must show the revision the token names, even if it is no longer current.
-        state.question.current_revision = revision
-        return render(request, f"{CARD}#question-body", {"state": state}, status=422)
-    states = phase_states(learner=request.user, phase=question.phase)
-    _show_forms(request, states, also=question.code)
-    for state in states:
-        if state.question.pk == question.pk:
-            state.token, state.draft, state.error = token, raw, error
+def _form_again(
+    request: HtmxHttpRequest, question: Question, refused: SubmissionRefused
+) -> HttpResponse:
+    """The form again, with the learner's input and what is wrong with it.
+
+    Without htmx, post/redirect/get: the input is the learner's draft (the service kept
+    it), the message waits in the session, and reloading the page posts nothing again.
+    """
+    if not request.htmx:
+        draft_save(learner_id=request.user.pk, question_id=question.pk, answer=refused.keep)
+        request.session.setdefault(FORM_ERRORS, {})[question.code] = refused.message
+        request.session.modified = True
+        number = question.phase.number
+        return redirect(
+            f"{reverse('progress:phase', args=[number])}?again={question.code}#{question.code}"
+        )
+    state = question_state(learner=request.user, question=question)
+    # The form keeps showing the revision its token named, even if an import changed
+    # the question meanwhile.
+    state.form_revision = refused.revision
+    _show_form(request, state)
+    state.draft, state.kept, state.error = refused.keep, None, refused.message
     return render(
-        request, "progress/phase.html", {"phase": question.phase, "states": states}, status=422
+        request, f"{CARD}#question-body", {"state": state, "focus": True}, status=refused.status
     )
 
 
@@ -166,12 +167,15 @@ def _form_again(request: HtmxHttpRequest, question, revision, token, raw, error)
 def draft(request: HtmxHttpRequest, code: str) -> HttpResponse:
     question = get_object_or_404(Question, code=code)
     try:
-        token = token_read(request.POST.get("token", ""))
-    except BadToken:
-        return HttpResponse(status=400)
-    if request.user.is_authenticated and token.learner_id != request.user.pk:
-        return HttpResponse(status=403)
-    draft_save(learner_id=token.learner_id, question_id=question.pk, answer=_raw_answer(request))
+        draft_submit(
+            user=request.user,
+            session=request.session,
+            question=question,
+            raw_token=request.POST.get("token", ""),
+            post=request.POST,
+        )
+    except SubmissionRefused as refused:
+        return HttpResponse(status=refused.status)
     return HttpResponse(status=204)
 
 

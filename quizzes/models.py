@@ -1,5 +1,7 @@
 """Quiz content copied from the YAML files: phases, questions and immutable revisions."""
 
+from collections.abc import Sequence
+
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -7,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from portal.db import WriteOnce
 
 from .enums import QuestionKind
+from .grading import Grade, grade
 
 LANGUAGES = ("en", "es")
 
@@ -161,3 +164,27 @@ class QuestionRevision(WriteOnce):
     @property
     def correct_keys(self) -> list[str]:
         return [option["key"] for option in self.options if option.get("correct")]
+
+    # Templates ask these instead of comparing `kind` with string literals.
+    @property
+    def is_single(self) -> bool:
+        return self.kind == QuestionKind.SINGLE
+
+    @property
+    def is_multi(self) -> bool:
+        return self.kind == QuestionKind.MULTI
+
+    @property
+    def is_free(self) -> bool:
+        return self.kind == QuestionKind.FREE
+
+    def grade(self, *, keys: Sequence[str] = (), text: str = "") -> Grade:
+        """Grade an answer against this revision's key: the one way every caller grades."""
+        return grade(
+            kind=self.kind,
+            correct_keys=self.correct_keys,
+            expected=self.expected,
+            pass_mentions=self.pass_mentions,
+            keys=keys,
+            text=text,
+        )

@@ -8,14 +8,6 @@ import pytest
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "quizzes"
 
 
-@pytest.fixture(autouse=True)
-def card_cache_clear():
-    """Test databases reuse tokens and hashes across tests; start each with no cards."""
-    from progress.templatetags.card_cache import clear
-
-    clear()
-
-
 @pytest.fixture
 def seed_dir(tmp_path: Path) -> Path:
     """A writable copy of the real quiz files."""

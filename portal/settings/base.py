@@ -70,7 +70,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Every page needs a logged-in user unless its view says @login_not_required.
-    "django.contrib.auth.middleware.LoginRequiredMiddleware",
+    "portal.middleware.LoginRequiredMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -93,6 +93,7 @@ X_FRAME_OPTIONS = "DENY"
 SECURE_REFERRER_POLICY = "same-origin"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_HTTPONLY = True
+CSRF_FAILURE_VIEW = "portal.errors.csrf_failure"  # a fragment for htmx, else our page
 CSRF_COOKIE_HTTPONLY = False  # htmx reads no cookie; the token is in hx-headers
 
 ROOT_URLCONF = "portal.urls"

@@ -222,13 +222,14 @@ def test_answer_after_session_expired_keeps_text_as_draft(
     )
 
     assert response.status_code == 200
-    assert response["HX-Redirect"] == "/login/?next=%2Fphase%2F10%2F"
+    assert response["HX-Redirect"] == "/login/?next=%2Fphase%2F10%2F%23q-10-03&reason=expired"
     assert Attempt.objects.count() == 0
-    assert Draft.objects.get(learner=learner).answer["text"] == "my careful answer about identity"
+    kept = Draft.objects.get(learner=learner)
+    assert (kept.logged_out, kept.answer["text"]) == (True, "my careful answer about identity")
     client.force_login(learner)
     page = client.get("/phase/10/").content.decode()
     assert ">my careful answer about identity</textarea>" in page
-    assert "Your unsent answer was kept" in page
+    assert "sent after your session expired, so it was kept, not sent" in page
 
 
 def test_answer_submitted_after_relogin_clears_the_draft(

@@ -1,0 +1,94 @@
+"""Error answers: a whole page for a browser, a small fragment for an htmx request.
+
+htmx swaps a 4xx answer into the element that asked (a question card), so an error
+answered to htmx must be a fragment: the message and the one action that helps (reload
+the page, or log in), never a second page with its own header and `<main>`.
+"""
+
+from urllib.parse import urlencode, urlsplit
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render, resolve_url
+from django.template import loader
+from django.utils.translation import gettext as _
+from django.views.decorators.csrf import requires_csrf_token
+
+FRAGMENT = "_problem.html"
+
+
+def _is_htmx(request: HttpRequest) -> bool:
+    # Error handlers can run before django-htmx's middleware has set request.htmx.
+    return request.headers.get("HX-Request") == "true"
+
+
+def _page_path(request: HttpRequest) -> str:
+    """The page the htmx request was made from (path and query only), to reload it."""
+    current = urlsplit(request.headers.get("HX-Current-URL", ""))
+    if current.netloc and current.netloc != request.get_host():
+        return ""
+    path = current.path if current.path.startswith("/") else ""
+    return f"{path}?{current.query}" if path and current.query else path
+
+
+def _fragment(request: HttpRequest, *, status: int, message: str) -> HttpResponse:
+    user = getattr(request, "user", None)
+    logged_in = bool(user and user.is_authenticated)
+    page = _page_path(request)
+    login = resolve_url(settings.LOGIN_URL)
+    if page:
+        login += "?" + urlencode({"next": page})
+    context = {"message": message, "reload_url": page or "/", "login_url": login}
+    context["action"] = "reload" if logged_in else "login"
+    return HttpResponse(loader.render_to_string(FRAGMENT, context, request), status=status)
+
+
+def problem_response(request: HttpRequest, *, status: int, message: str) -> HttpResponse:
+    """A refusal the learner can act on: a fragment for htmx, else a page."""
+    if _is_htmx(request):
+        return _fragment(request, status=status, message=message)
+    return render(request, "progress/problem.html", {"message": message}, status=status)
+
+
+def _handler(template: str, status: int, message):
+    @requires_csrf_token
+    def view(request: HttpRequest, exception=None) -> HttpResponse:
+        if _is_htmx(request):
+            return _fragment(request, status=status, message=str(message()))
+        return HttpResponse(loader.render_to_string(template, {}, request), status=status)
+
+    return view
+
+
+bad_request = _handler(
+    "400.html",
+    400,
+    lambda: _("The portal could not understand that request. Reload the page and try again."),
+)
+permission_denied = _handler("403.html", 403, lambda: _("Your account cannot open this page."))
+page_not_found = _handler("404.html", 404, lambda: _("There is nothing at this address."))
+_server_error = _handler(
+    "500.html",
+    500,
+    lambda: _(
+        "The portal hit an error and has logged it. Your saved answers are safe; "
+        "try again in a moment."
+    ),
+)
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    return _server_error(request)
+
+
+def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
+    """CSRF_FAILURE_VIEW: usually a page left open across a logout or a new login."""
+    return _handler(
+        "403_csrf.html",
+        403,
+        lambda: _(
+            "For your safety the portal did not accept that form, probably because the "
+            "page was open for a long time or you logged in elsewhere. Reload the page "
+            "and send it again; what you typed in an answer is kept as a draft."
+        ),
+    )(request)

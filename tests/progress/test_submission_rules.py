@@ -1,0 +1,190 @@
+"""The answer service's rules as the learner meets them: tokens end with their login,
+refusals are fragments for htmx, drafts sent while logged out are kept apart."""
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from progress.models import Attempt, Draft
+from quizzes.models import Question
+from tests.factories import PASSWORD, UserFactory
+
+HTMX = {"HX-Request": "true", "HX-Current-URL": "http://testserver/phase/10/"}
+
+
+def _is_fragment(response) -> bool:
+    html = response.content.decode()
+    return "<html" not in html and "<main" not in html and 'role="alert"' in html
+
+
+@pytest.mark.parametrize(
+    ("setup", "status", "message"),
+    [
+        ("forged", 400, "This form is out of date"),
+        ("other_question", 400, "This form does not belong to this question."),
+        ("other_account", 403, "This form was made for another account."),
+        ("retired", 410, "This question has been retired"),
+    ],
+)
+def test_answer_refusal_to_htmx_is_a_fragment_with_one_action(
+    seeds_imported, learner_client, phase_token, client, setup, status, message
+):
+    token = {"forged": "forged:token", "other_question": phase_token("q-10-02")}.get(
+        setup, phase_token("q-10-01")
+    )
+    if setup == "other_account":
+        client.force_login(UserFactory(username="bea"))
+    if setup == "retired":
+        Question.objects.filter(code="q-10-01").update(retired_at="2026-01-01T00:00Z")
+
+    response = client.post(
+        "/question/q-10-01/answer/", {"token": token, "choice": "B"}, headers=HTMX
+    )
+
+    assert response.status_code == status
+    assert _is_fragment(response)
+    html = response.content.decode()
+    assert message in html
+    assert 'href="/phase/10/">Reload the page</a>' in html
+    assert Attempt.objects.count() == 0
+
+
+def test_answer_refusal_without_htmx_is_a_whole_page(seeds_imported, learner_client):
+    response = learner_client.post("/question/q-10-01/answer/", {"token": "forged", "choice": "B"})
+
+    assert response.status_code == 400
+    assert "<html" in response.content.decode()
+
+
+def test_unknown_url_to_htmx_is_a_fragment(seeds_imported, learner_client):
+    response = learner_client.get("/question/q-99-99/form/", headers=HTMX)
+
+    assert response.status_code == 404
+    assert _is_fragment(response)
+    assert "There is nothing at this address." in response.content.decode()
+
+
+def test_csrf_failure_to_htmx_is_a_fragment(seeds_imported, learner, phase_token):
+    from django.test import Client
+
+    token = phase_token("q-10-01")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(learner)
+
+    response = client.post(
+        "/question/q-10-01/answer/", {"token": token, "choice": "B"}, headers=HTMX
+    )
+
+    assert response.status_code == 403
+    assert _is_fragment(response)
+    assert "did not accept that form" in response.content.decode()
+
+
+def test_expired_session_htmx_get_sends_the_page_to_login(seeds_imported, client):
+    response = client.get("/question/q-10-01/form/", headers=HTMX)
+
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == "/login/?next=%2Fphase%2F10%2F&reason=expired"
+
+
+def test_login_page_says_the_session_expired(db, client):
+    response = client.get("/login/?next=/phase/10/&reason=expired")
+
+    assert "Your session expired; what you typed was kept." in response.content.decode()
+
+
+def test_token_after_logout_and_new_login_keeps_the_answer_and_records_nothing(
+    seeds_imported, learner_client, phase_token, learner
+):
+    token = phase_token("q-10-03")
+    learner_client.logout()
+    learner_client.force_login(learner)
+
+    response = learner_client.post(
+        "/question/q-10-03/answer/", {"token": token, "text": "identity path"}, headers=HTMX
+    )
+
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert ">identity path</textarea>" in html
+    assert "made before you last logged in" in html
+    assert Attempt.objects.count() == 0
+    assert Draft.objects.get(learner=learner, logged_out=False).answer["text"] == "identity path"
+
+
+def test_token_after_password_change_records_nothing(
+    seeds_imported, learner_client, phase_token, learner
+):
+    token = phase_token("q-10-01")
+    learner_client.post(
+        "/password/",
+        {
+            "old_password": PASSWORD,
+            "new_password1": "n3w-Passw0rd-long",
+            "new_password2": "n3w-Passw0rd-long",
+        },
+    )
+
+    response = learner_client.post(
+        "/question/q-10-01/answer/", {"token": token, "choice": "B"}, headers=HTMX
+    )
+
+    assert response.status_code == 409
+    assert Attempt.objects.count() == 0
+
+
+def test_draft_sent_logged_out_is_kept_apart_from_the_learners_draft(
+    seeds_imported, learner_client, phase_token, learner, client
+):
+    token = phase_token("q-10-03")
+    learner_client.post(
+        "/question/q-10-03/draft/", {"token": token, "text": "my own words"}, headers=HTMX
+    )
+    client.logout()
+
+    response = client.post(
+        "/question/q-10-03/draft/", {"token": token, "text": "planted"}, headers=HTMX
+    )
+
+    assert response.status_code == 204
+    drafts = dict(Draft.objects.values_list("logged_out", "answer__text"))
+    assert drafts == {False: "my own words", True: "planted"}
+
+
+@pytest.mark.parametrize("url", ["/question/q-10-03/draft/", "/question/q-10-03/answer/"])
+def test_token_of_a_deleted_account_is_refused_with_400(
+    seeds_imported, phase_token, learner, client, url
+):
+    token = phase_token("q-10-03")
+    client.logout()
+    get_user_model().objects.filter(pk=learner.pk).delete()
+
+    response = client.post(url, {"token": token, "text": "anything"}, headers=HTMX)
+
+    assert response.status_code == 400
+    assert Draft.objects.count() == 0
+
+
+def test_invalid_answer_without_htmx_redirects_and_shows_the_error_once(
+    seeds_imported, learner_client, phase_token
+):
+    response = learner_client.post("/question/q-10-01/answer/", {"token": phase_token("q-10-01")})
+
+    assert response.status_code == 302
+    assert response["Location"] == "/phase/10/?again=q-10-01#q-10-01"
+    page = learner_client.get(response["Location"]).content.decode()
+    assert 'id="q-10-01-error" role="alert">Choose an option first.' in page
+    assert "Choose an option first." not in learner_client.get("/phase/10/").content.decode()
+
+
+def test_many_long_choices_are_refused_and_bounded(seeds_imported, learner_client, phase_token):
+    choices = ["A" * 1000] * 500
+
+    response = learner_client.post(
+        "/question/q-10-01/answer/",
+        {"token": phase_token("q-10-01"), "choice": choices},
+        headers=HTMX,
+    )
+
+    assert response.status_code == 422
+    assert "That option is not part of this question." in response.content.decode()
+    assert len(response.content) < 20_000
