@@ -256,6 +256,8 @@ class ReviewCard(models.Model):
     streak = models.PositiveSmallIntegerField(_("right in a row"), default=0)
     learned_at = models.DateTimeField(_("learned at"), null=True, blank=True)
     reviews = models.PositiveIntegerField(_("reviews"), default=0)
+    # When the card was last rated: at most once a day, and only when it was due.
+    last_review_at = models.DateTimeField(_("last reviewed at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 

@@ -1,9 +1,11 @@
 """Spaced repetition of failed questions: the FSRS scheduler applied to attempts.
 
-A card is made the first time a learner gets a question wrong. Every later attempt on
-the question (on its phase page or in the reviews) reviews the card: wrong → Again,
-partly right → Hard, right → Good. Two right in a row make it learned and it leaves the
-queue; a wrong answer later brings it back.
+A card is made the first time a learner gets a question wrong, due the next day. An
+answer rates the card (wrong → Again, partly right → Hard, right → Good) only when the
+card is due and has not been rated yet that day; other answers to the question are
+practice, stored as attempts but not reviews. So "learned", two right reviews in a row,
+always means right answers on separate days. A wrong answer to a learned question
+brings its card back.
 """
 
 from __future__ import annotations
@@ -42,14 +44,14 @@ def day_start(now: datetime | None = None) -> datetime:
 
 
 def review_card_feed(*, attempt: Attempt) -> ReviewCard | None:
-    """Review the learner's card for the attempt's question, making one on a first
-    wrong answer. Called inside the transaction that stores the attempt."""
+    """Rate the learner's card for the attempt's question if the answer is a review,
+    making one on a first wrong answer. Called inside the transaction that stores the
+    attempt."""
     card = (
         ReviewCard.objects.select_for_update()
         .filter(learner_id=attempt.learner_id, question_id=attempt.question_id)
         .first()
     )
-    rating = rating_for(attempt)
     if card is None:
         if attempt.correct:
             return None
@@ -60,10 +62,26 @@ def review_card_feed(*, attempt: Attempt) -> ReviewCard | None:
             return card  # still known; nothing to schedule
         card.learned_at = None  # forgotten: back into the queue
         fsrs_card = Card.from_dict(card.fsrs)
+    elif not card_is_due(card, attempt.created_at):
+        return card  # practice: the card keeps its schedule
     else:
         fsrs_card = Card.from_dict(card.fsrs)
+        # A review of a due card, as opposed to the lapse that (re)starts a card.
+        card.last_review_at = attempt.created_at
+    _rate(card, fsrs_card, attempt)
+    card.save()
+    return card
 
-    fsrs_card, _log = scheduler().review_card(fsrs_card, rating, attempt.created_at)
+
+def card_is_due(card: ReviewCard, now: datetime) -> bool:
+    """Due today, and not rated yet today."""
+    if card.due >= day_end(now):
+        return False
+    return card.last_review_at is None or card.last_review_at < day_start(now)
+
+
+def _rate(card: ReviewCard, fsrs_card: Card, attempt: Attempt) -> None:
+    fsrs_card, _log = scheduler().review_card(fsrs_card, rating_for(attempt), attempt.created_at)
     card.fsrs = fsrs_card.to_dict()
     card.due = fsrs_card.due
     card.state = int(fsrs_card.state)
@@ -71,5 +89,3 @@ def review_card_feed(*, attempt: Attempt) -> ReviewCard | None:
     card.streak = card.streak + 1 if attempt.correct else 0
     if card.streak >= settings.REVIEW_LEARNED_AFTER:
         card.learned_at = attempt.created_at
-    card.save()
-    return card

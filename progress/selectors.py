@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import timedelta
 
 from django.db.models import Count, Q
+from django.utils import timezone
 
 from quizzes.models import Phase, Question, QuestionRevision
 
 from .models import Attempt, Draft, LearnerQuestion, ReviewCard
-from .reviews import day_end
+from .reviews import day_end, day_start
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,24 @@ class QuestionState:
     # The revision the form shows: the current one, unless a form of an older
     # revision is shown again with the learner's input (its token names that one).
     form_revision: QuestionRevision | None = None
+    # The learner's review card for the question, where the feedback says when it
+    # comes back (loaded for the answer's feedback only).
+    card: ReviewCard | None = None
+
+    @property
+    def review_note(self) -> dict | None:
+        """When the question comes back for review, and whether this answer was a
+        review or practice (a card rates one answer a day, when due)."""
+        card, attempt = self.card, self.latest
+        if card is None or attempt is None or card.learned_at is not None:
+            return {"learned": True} if card is not None and card.learned_at else None
+        due_day = timezone.localdate(card.due)
+        return {
+            "rated": card.fsrs.get("last_review") == attempt.created_at.isoformat(),
+            "days": max((due_day - timezone.localdate()).days, 0),
+            "due": card.due,
+        }
+
     # "reviews" when shown on the reviews page: "next" then means the next due card.
     context: str = ""
 
@@ -140,8 +160,9 @@ def _drafts_attach(*, learner, states: dict[int, QuestionState]) -> None:
             states[question_id].draft = answer
 
 
-def question_state(*, learner, question: Question) -> QuestionState:
-    """One question's state, for the HTMX fragments."""
+def question_state(*, learner, question: Question, with_card: bool = False) -> QuestionState:
+    """One question's state, for the HTMX fragments; `with_card` also reads its review
+    card, for the feedback right after an answer."""
     standing = next(iter(_standings(learner=learner, questions=[question])), None)
     following = (
         Question.objects.active()
@@ -150,11 +171,15 @@ def question_state(*, learner, question: Question) -> QuestionState:
         .values_list("code", flat=True)
         .first()
     )
+    card = (
+        ReviewCard.objects.filter(learner=learner, question=question).first() if with_card else None
+    )
     return QuestionState(
         question=question,
         tries=standing.attempts if standing else 0,
         latest=standing.latest_attempt if standing else None,
         next_code=following,
+        card=card,
     )
 
 
@@ -241,20 +266,69 @@ def review_summary(*, learner) -> ReviewSummary:
     return ReviewSummary(**counts)
 
 
-def review_queue(*, learner) -> list[QuestionState]:
-    """Today's due cards as question states, oldest due first, with any drafts."""
-    cards = list(
-        ReviewCard.objects.due_before(day_end())
-        .filter(learner=learner)
+@dataclass
+class ReviewSession:
+    """Today's reviews, one card at a time: the first due card, how far along the
+    learner is, and what today's reviews came to."""
+
+    state: QuestionState | None
+    done_today: int
+    right_today: int
+    due_now: int
+    next_due: object = None  # when the next card is due, once none is due today
+
+    @property
+    def position(self) -> int:
+        return self.done_today + 1
+
+    @property
+    def total(self) -> int:
+        return self.done_today + self.due_now
+
+
+def review_session(*, learner) -> ReviewSession:
+    """Three queries: today's counts, the first due card, its draft."""
+    today, tomorrow = day_start(), day_end()
+    cards = ReviewCard.objects.filter(learner=learner)
+    rated_today = Q(last_review_at__gte=today)
+    counts = cards.aggregate(
+        done=Count("id", filter=rated_today),
+        right=Count("id", filter=rated_today & (Q(streak__gt=0) | Q(learned_at__gte=today))),
+        due=Count(
+            "id",
+            filter=Q(learned_at__isnull=True, question__retired_at__isnull=True, due__lt=tomorrow)
+            & (Q(last_review_at__isnull=True) | Q(last_review_at__lt=today)),
+        ),
+    )
+    first = (
+        cards.due_before(tomorrow)
+        .filter(Q(last_review_at__isnull=True) | Q(last_review_at__lt=today))
         .select_related("question__current_revision", "question__phase")
         .order_by("due", "id")
+        .first()
     )
-    states = [QuestionState(question=card.question, context="reviews") for card in cards]
-    if states:
-        _drafts_attach(learner=learner, states={s.question.pk: s for s in states})
-    for state, following in zip(states, [*states[1:], None], strict=False):
-        state.next_code = following.question.code if following else None
-    return states
+    state = None
+    if first is not None:
+        state = QuestionState(question=first.question, context="reviews")
+        _drafts_attach(learner=learner, states={first.question_id: state})
+    session = ReviewSession(state, counts["done"], counts["right"], counts["due"])
+    if state is None:
+        session.next_due = next_review_due(learner=learner)
+    return session
+
+
+def review_forecast(*, learner, days: int = 7) -> list[tuple[object, int]]:
+    """Cards coming due on each of the next `days` days (today counts what is due or
+    overdue and not yet reviewed today)."""
+    today = timezone.localdate()
+    counts = dict.fromkeys(range(days), 0)
+    for due in (
+        ReviewCard.objects.in_review()
+        .filter(learner=learner, due__lt=day_end() + timedelta(days=days - 1))
+        .values_list("due", flat=True)
+    ):
+        counts[max((timezone.localdate(due) - today).days, 0)] += 1
+    return [(today + timedelta(days=n), counts[n]) for n in range(days)]
 
 
 def next_review_due(*, learner):
@@ -263,17 +337,5 @@ def next_review_due(*, learner):
         .filter(learner=learner)
         .order_by("due")
         .values_list("due", flat=True)
-        .first()
-    )
-
-
-def next_review_code(*, learner, after) -> str | None:
-    """The next due card's question after answering `after` on the reviews page."""
-    return (
-        ReviewCard.objects.due_before(day_end())
-        .filter(learner=learner)
-        .exclude(question=after)
-        .order_by("due", "id")
-        .values_list("question__code", flat=True)
         .first()
     )

@@ -23,11 +23,10 @@ from .selectors import (
     QuestionState,
     attempt_history,
     learner_progress,
-    next_review_code,
-    next_review_due,
     phase_states,
     question_state,
-    review_queue,
+    review_forecast,
+    review_session,
     review_summary,
 )
 from .services import (
@@ -126,13 +125,16 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     in_reviews = request.POST.get("context") == "reviews"
     if not request.htmx:
         return redirect(reverse("progress:reviews") if in_reviews else _question_url(question))
-    state = question_state(learner=request.user, question=question)
+    state = question_state(learner=request.user, question=question, with_card=True)
     if in_reviews:
-        state.next_code = next_review_code(learner=request.user, after=question)
-        state.context = "reviews"
+        state.context, state.next_code = "reviews", None
     # The swapped-in feedback takes focus (htmx honours autofocus), so keyboard and
-    # screen-reader users land on the result.
-    return render(request, f"{CARD}#question-body", {"state": state, "focus": True})
+    # screen-reader users land on the result; the header's due count follows along.
+    return render(
+        request,
+        f"{CARD}#question-body",
+        {"state": state, "focus": True, "badge_oob": True},
+    )
 
 
 def _form_again(
@@ -188,15 +190,15 @@ def my_progress(request: HtmxHttpRequest) -> HttpResponse:
             "phases": learner_progress(learner=request.user),
             "history": attempt_history(learner=request.user),
             "cards": review_summary(learner=request.user),
+            "forecast": review_forecast(learner=request.user),
         },
     )
 
 
 @require_GET
 def reviews(request: HtmxHttpRequest) -> HttpResponse:
-    """Today's reviews: each due card through the same question card as the phase pages."""
-    states = review_queue(learner=request.user)
-    for state in states:
-        _show_form(request, state)
-    next_due = None if states else next_review_due(learner=request.user)
-    return render(request, "progress/reviews.html", {"states": states, "next_due": next_due})
+    """Today's reviews as a session: one due card at a time, then a summary."""
+    session = review_session(learner=request.user)
+    if session.state is not None:
+        _show_form(request, session.state)
+    return render(request, "progress/reviews.html", {"session": session})

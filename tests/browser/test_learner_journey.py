@@ -171,7 +171,14 @@ def test_wrong_answer_comes_back_in_todays_reviews_the_next_day(page, site):
         card.get_by_label(re.compile("8-bit exponent")).check()
         card.get_by_role("button", name="Check answer").click()
         card.get_by_role("heading", name="Right").wait_for()
-        assert card.get_by_role("link", name="Back to reviews").is_visible()
+        assert card.get_by_text(re.compile(r"Next review in \d+ days\.")).is_visible()
+        # The header's count follows the answer without a reload.
+        assert page.get_by_role("link", name="Reviews", exact=True).is_visible()
+        page.evaluate("window.__notReloaded = true")
+        card.get_by_role("link", name="Next review").click()
+        page.get_by_role("heading", name="Done for today").wait_for()
+        assert page.get_by_text("You reviewed 1 question today, 1 right.").is_visible()
+        assert page.evaluate("window.__notReloaded === true")  # swapped in by htmx
 
 
 def test_instructor_admin_pages_work_under_the_csp(page, site, axe_check):

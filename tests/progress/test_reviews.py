@@ -103,12 +103,13 @@ def test_reviews_page_orders_oldest_due_first_and_says_when_next(
     with time_machine.travel(START + timedelta(days=1, hours=3), tick=False):
         html = get(learner_client, learner, "/reviews/").content.decode()
 
-    assert html.index('id="q-10-04"') < html.index('id="q-10-01"')
+    assert 'id="q-10-04"' in html  # oldest due first, one card at a time
+    assert 'id="q-10-01"' not in html
     assert 'name="context" value="reviews"' in html
-    assert "2 questions you got wrong are due for review" in html
+    assert "Review 1 of 2" in html
 
 
-def test_answer_on_reviews_page_points_to_the_next_due_card(
+def test_review_session_answer_says_when_next_updates_badge_and_moves_on(
     seeds_imported, learner_client, learner
 ):
     from .conftest import form_token
@@ -123,8 +124,63 @@ def test_answer_on_reviews_page_points_to_the_next_due_card(
             {"token": form_token(page, "q-10-04"), "choice": ["B"], "context": "reviews"},
             headers={"HX-Request": "true"},
         )
+        html = " ".join(response.content.decode().split())
+        second = learner_client.get("/reviews/").content.decode()
 
-    assert 'href="#q-10-01">Next question</a>' in response.content.decode()
+    card = ReviewCard.objects.get(question__code="q-10-04")
+    days = (card.due.date() - (START + timedelta(days=1)).date()).days
+    assert f"Next review in {days} days." in html
+    assert 'id="reviews-badge" data-hx-swap-oob="true"> <span class="badge">' in html
+    assert "1 due<span" in html
+    assert ">Next review</a>" in html
+    assert "Review 2 of 2" in second
+    assert 'id="q-10-01"' in second
+
+
+def test_review_session_ends_with_a_summary_and_the_next_day(
+    seeds_imported, learner_client, learner
+):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-04", keys=["A"])
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        answer(learner, "q-10-04", keys=["B"])
+        html = " ".join(get(learner_client, learner, "/reviews/").content.decode().split())
+
+    due = ReviewCard.objects.get().due
+    assert "You reviewed 1 question today, 1 right." in html
+    assert f"The next review is due on {due:%B} {due.day}, {due.year}." in html
+
+
+def test_same_day_retry_is_practice_not_a_review(seeds_imported, learner):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-01", keys=["A"])  # wrong: card due tomorrow
+        answer(learner, "q-10-01", keys=["B"])  # right, minutes later: practice
+        answer(learner, "q-10-01", keys=["B"])
+        card = ReviewCard.objects.get()
+
+    assert (card.reviews, card.streak, card.learned_at) == (1, 0, None)
+    assert card.due == START + timedelta(days=1)
+
+
+def test_two_right_reviews_on_one_day_do_not_make_it_learned(seeds_imported, learner):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-01", keys=["A"])
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        answer(learner, "q-10-01", keys=["B"])  # due: rated Good
+        answer(learner, "q-10-01", keys=["B"])  # same day: practice
+        card = ReviewCard.objects.get()
+
+    assert (card.reviews, card.streak, card.learned_at) == (2, 1, None)
+
+
+def test_progress_page_shows_the_next_seven_days(seeds_imported, learner_client, learner):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-01", keys=["A"])
+        answer(learner, "q-10-04", keys=["A"])
+        html = " ".join(get(learner_client, learner, "/progress/").content.decode().split())
+
+    assert html.count('class="forecast-day"') == 7
+    assert 'data-count="2"' in html
 
 
 def test_due_badge_costs_one_query_and_shows_the_count(
