@@ -53,6 +53,8 @@ class QuestionState:
     # The learner's review card for the question, where the feedback says when it
     # comes back (loaded for the answer's feedback only).
     card: ReviewCard | None = None
+    # What the form starts from when nothing was kept: the previous free answer.
+    prefill: dict | None = None
 
     @property
     def review_note(self) -> dict | None:
@@ -78,8 +80,9 @@ class QuestionState:
     @property
     def form_answer(self) -> dict | None:
         """What the form is filled with: what was kept while logged out (the newest
-        typing, shown with a note to check it), else the learner's draft."""
-        return self.kept or self.draft
+        typing, shown with a note to check it), else the learner's draft, else the
+        previous answer when answering again."""
+        return self.kept or self.draft or self.prefill
 
     @property
     def options_feedback(self) -> list[OptionFeedback]:
@@ -101,6 +104,14 @@ class QuestionState:
             MentionFeedback(list(alternatives), index in found)
             for index, alternatives in enumerate(self.latest.revision.expected)
         ]
+
+    @property
+    def partial_parts(self) -> dict[str, int]:
+        """A multiple-answer score explained: right picks − wrong picks, of the right keys."""
+        right = len(self.latest.feedback.get("right_picks", []))
+        wrong = len(self.latest.feedback.get("wrong_picks", []))
+        total = len(self.latest.revision.correct_keys)
+        return {"right": right, "wrong": wrong, "net": max(right - wrong, 0), "total": total}
 
     @property
     def mentions_needed(self) -> int:

@@ -90,6 +90,9 @@ def question_form(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return redirect(f"{reverse('progress:phase', args=[number])}?again={code}#{code}")
     state = question_state(learner=request.user, question=question)
     _show_form(request, state)
+    if state.latest is not None and state.latest.text:
+        # Answering a free question again starts from the previous answer.
+        state.prefill = {"text": state.latest.text}
     return render(request, f"{CARD}#question-body", {"state": state, "focus": True})
 
 

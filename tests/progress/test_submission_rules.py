@@ -172,7 +172,7 @@ def test_invalid_answer_without_htmx_redirects_and_shows_the_error_once(
     assert response.status_code == 302
     assert response["Location"] == "/phase/10/?again=q-10-01#q-10-01"
     page = learner_client.get(response["Location"]).content.decode()
-    assert 'id="q-10-01-error" role="alert">Choose an option first.' in page
+    assert 'id="q-10-01-error" role="alert" tabindex="-1">Choose an option first.' in page
     assert "Choose an option first." not in learner_client.get("/phase/10/").content.decode()
 
 
@@ -188,3 +188,27 @@ def test_many_long_choices_are_refused_and_bounded(seeds_imported, learner_clien
     assert response.status_code == 422
     assert "That option is not part of this question." in response.content.decode()
     assert len(response.content) < 20_000
+
+
+def test_invalid_answer_by_htmx_puts_focus_on_the_error(seeds_imported, post_answer):
+    html = post_answer("q-10-01").content.decode()
+
+    assert 'role="alert" tabindex="-1" autofocus>Choose an option first.' in html
+    assert html.count("autofocus") == 1
+
+
+def test_answer_again_on_free_question_starts_from_the_previous_answer(
+    seeds_imported, post_answer, learner_client
+):
+    post_answer("q-10-03", text="the residual path")
+
+    html = learner_client.get("/question/q-10-03/form/", headers=HTMX).content.decode()
+
+    assert ">the residual path</textarea>" in html
+    assert "Your unsent answer was kept" not in html
+
+
+def test_multi_score_explains_itself(seeds_imported, post_answer):
+    html = " ".join(post_answer("q-10-02", choice=["A", "D"]).content.decode().split())
+
+    assert "Partial score: 0% (1 right − 1 wrong = 0 of 2)" in html

@@ -1,0 +1,54 @@
+// Keyboard shortcuts on question pages (listed in the page's "Keyboard shortcuts" help):
+// 1–9 pick an option of the current question, Enter sends it, Ctrl+Enter sends from a
+// text box, N goes to the next question. Never while typing in a field.
+(function () {
+  "use strict";
+
+  function currentCard() {
+    var active = document.activeElement;
+    var card = active && active.closest ? active.closest("article.question") : null;
+    if (card) return card;
+    var cards = document.querySelectorAll("article.question");
+    for (var i = 0; i < cards.length; i++) {
+      var box = cards[i].getBoundingClientRect();
+      if (box.bottom > 0 && cards[i].querySelector("form.answer-form")) return cards[i];
+    }
+    return null;
+  }
+
+  function typing(target) {
+    var tag = target.tagName;
+    return tag === "TEXTAREA" || tag === "SELECT" || target.isContentEditable ||
+      (tag === "INPUT" && !/^(radio|checkbox|button|submit)$/.test(target.type));
+  }
+
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && target.tagName === "TEXTAREA") {
+      var form = target.closest("form");
+      if (form) { event.preventDefault(); form.requestSubmit(); }
+      return;
+    }
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(target)) return;
+    var card = currentCard();
+    if (!card) return;
+    if (/^[1-9]$/.test(event.key)) {
+      var inputs = card.querySelectorAll("form.answer-form input[name=choice]");
+      var input = inputs[Number(event.key) - 1];
+      if (input) {
+        event.preventDefault();
+        if (input.type === "radio") input.checked = true; else input.checked = !input.checked;
+        input.focus();
+      }
+    } else if (event.key === "Enter" && target.closest && target.closest("form.answer-form")) {
+      var answerForm = target.closest("form.answer-form");
+      if (target.type === "checkbox" || target.type === "radio") {
+        event.preventDefault();
+        answerForm.requestSubmit();
+      }
+    } else if (event.key === "n" || event.key === "N") {
+      var next = card.querySelector("a[data-next]");
+      if (next) { event.preventDefault(); next.click(); }
+    }
+  });
+})();

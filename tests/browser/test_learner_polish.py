@@ -1,0 +1,67 @@
+"""Small things a learner notices: keyboard shortcuts, a phone's width, the favicon."""
+
+import re
+
+import pytest
+
+from .test_learner_journey import create_account, site  # noqa: F401
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_keyboard_number_picks_enter_sends_n_goes_next(page, site):  # noqa: F811
+    create_account(page, site, "keys")
+    page.goto(site + "/phase/10/")
+    card = page.locator("#q-10-01")
+    card.locator("input[name=choice]").first.focus()
+
+    page.keyboard.press("2")
+    page.keyboard.press("Enter")
+
+    card.get_by_role("heading", name=re.compile("Right|Not quite")).wait_for()
+    assert card.locator(".options-result li").nth(1).get_attribute("class") in (
+        "right-pick",
+        "wrong-pick",
+    )
+    page.keyboard.press("n")
+    page.wait_for_url(re.compile(r"#q-10-02$"))
+
+
+def test_ctrl_enter_sends_from_the_text_box_and_digits_type_there(page, site):  # noqa: F811
+    create_account(page, site, "keys2")
+    page.goto(site + "/phase/10/")
+    box = page.locator("#q-10-03 textarea")
+    box.fill("identity path ")
+    box.press("3")  # a digit typed in the box is text, not a shortcut
+
+    box.press("Control+Enter")
+
+    page.locator("#q-10-03").get_by_text("identity path 3").wait_for()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_no_learner_page_overflows_a_360px_phone(browser, site, language):  # noqa: F811
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    create_account(page, site, f"phone-{language}")
+    if language == "es":
+        page.get_by_role("button", name="Español").click()
+    page.goto(site + "/phase/10/")
+    page.locator("#q-10-01 input[name=choice]").first.check()
+    page.locator("#q-10-01 button[type=submit]").click()
+    page.locator("#q-10-01 .feedback").wait_for()
+
+    widths = {}
+    for path in ("/", "/phase/10/", "/progress/", "/reviews/", "/password/"):
+        page.goto(site + path)
+        widths[path] = page.evaluate("document.documentElement.scrollWidth")
+    context.close()
+
+    assert widths == dict.fromkeys(widths, 360)
+
+
+def test_pages_have_a_favicon(page, site):  # noqa: F811
+    page.goto(site + "/login/")
+
+    href = page.locator("link[rel=icon]").get_attribute("href")
+    assert page.request.get(site + href).status == 200
