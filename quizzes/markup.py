@@ -28,7 +28,8 @@ RENDERER_VERSION = f"1-md{markdown_it.__version__}-py{pygments.__version__}"
 LINK_REL = "noopener noreferrer nofollow"
 _ALLOWED_LINK = re.compile(r"^(?:https?|mailto):", re.IGNORECASE)
 _ALIGN = re.compile(r"text-align:(left|right|center)")
-_FORMATTER = HtmlFormatter(nowrap=True)
+PYGMENTS_STYLE = "xcode"  # every colour reaches 4.5:1 on our code background
+_FORMATTER = HtmlFormatter(nowrap=True, style=PYGMENTS_STYLE)
 
 # Inside an option's <label> only phrasing content is valid HTML, so there each block
 # becomes a <span> (or <code>) that CSS lays out as a block, with the ARIA role the
@@ -68,6 +69,16 @@ def highlight(*, code: str, language: str) -> tuple[str, str]:
     if lexer is None:
         return escapeHtml(code), ""
     return pygments.highlight(code, lexer, _FORMATTER), lexer.aliases[0]
+
+
+def pygments_css() -> str:
+    """The token colours static/css/portal.css must contain (a test compares them):
+    Pygments' rules for our style, scoped to `.highlight`, without the ones for line
+    numbers, highlighted lines and background, which we do not use or set ourselves."""
+    rules = _FORMATTER.get_style_defs(".highlight").splitlines()
+    return "\n".join(
+        rule for rule in rules if rule.startswith(".highlight .") and " .hll " not in rule
+    )
 
 
 def _code(self, tokens: list[Token], idx: int, options, env: dict) -> str:
