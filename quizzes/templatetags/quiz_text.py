@@ -49,9 +49,12 @@ def _shown(text: RenderedText, *, element: str, css: str, in_label: bool = False
     html = mark_safe(text.html)  # noqa: S308 - quizzes.markup escapes all HTML
     lang = format_html(' lang="{}"', text.language) if text.fallback else ""
     wrapped = format_html('<{} class="{}"{}>{}</{}>', element, css, lang, html, element)
-    if text.fallback:
-        return format_html("{} {}", wrapped, _flag(in_label=in_label))
-    return wrapped
+    if not text.fallback:
+        return wrapped
+    if element == "div":
+        # Above a block text, where it reads as its label, not after its last line.
+        return format_html("{}{}", _flag(in_label=in_label), wrapped)
+    return format_html("{} {}", wrapped, _flag(in_label=in_label))
 
 
 @register.simple_tag
