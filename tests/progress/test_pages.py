@@ -86,7 +86,7 @@ def test_phase_page_spanish_falls_back_to_english_per_field(seeds_imported, lear
 
     card = article(html, "q-19-01")
     assert "Firma de overflow fp16" in card
-    assert '<span lang="en">A run in fp16 with no loss scaling shows' in card
+    assert '<div class="md prompt" lang="en"><p>A run in fp16 with no loss scaling shows' in card
     assert "Elige una respuesta" in card
     assert '<html lang="es">' in html
 

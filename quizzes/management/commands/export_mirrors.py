@@ -31,7 +31,7 @@ class Command(BaseCommand):
             for problem in quiz_set.problems:
                 self.stderr.write(self.style.ERROR(str(problem)))
             raise CommandError("The quiz files have problems; no mirrors were written.")
-        wanted = render_all(quiz_set.phases)
+        wanted = render_all(phases=quiz_set.phases, base_dir=Path(settings.BASE_DIR))
         on_disk = {p.name for p in out.glob("phase-*.md")} if out.is_dir() else set()
 
         if check:

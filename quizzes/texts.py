@@ -1,0 +1,98 @@
+"""A revision's texts rendered to HTML once per revision and language, then cached."""
+
+from collections import OrderedDict
+from dataclasses import dataclass
+from threading import Lock
+
+from django.core.cache import cache
+
+from .markup import RENDERER_VERSION, render_block, render_inline, render_phrasing
+from .models import LANGUAGES, QuestionRevision, localized
+
+CACHE_SECONDS = 30 * 24 * 3600
+LOCAL_ENTRIES = 2048
+
+
+@dataclass(frozen=True)
+class RenderedText:
+    html: str  # safe HTML
+    language: str  # the language the text is in: the reader's, or "en" as a fallback
+    fallback: bool  # True when the reader's language had no text and English is shown
+
+
+@dataclass(frozen=True)
+class RenderedTexts:
+    """What a learner reads of a revision. The explanation is here too: templates
+    must output it only in the feedback, after an answer."""
+
+    language: str
+    title: RenderedText  # inline HTML
+    prompt: RenderedText | None  # block HTML; None when the question has no prompt
+    options: tuple[tuple[str, RenderedText], ...]  # (key, phrasing HTML), file order
+    explanation: RenderedText  # block HTML
+
+    def option(self, key: str) -> RenderedText | None:
+        return dict(self.options).get(key)
+
+
+def _rendered(texts: dict[str, str], language: str, render) -> RenderedText:
+    text, shown = localized(texts, language)
+    return RenderedText(html=render(text=text), language=shown, fallback=shown != language)
+
+
+def texts_render(*, revision: QuestionRevision, language: str) -> RenderedTexts:
+    """Render every text of `revision` in `language` (no cache)."""
+    return RenderedTexts(
+        language=language,
+        title=_rendered(revision.title_texts, language, render_inline),
+        prompt=(
+            _rendered(revision.prompt_texts, language, render_block) if revision.prompt_en else None
+        ),
+        options=tuple(
+            (option["key"], _rendered(option["text"], language, render_phrasing))
+            for option in revision.options
+        ),
+        explanation=_rendered(revision.explanation_texts, language, render_block),
+    )
+
+
+# Values in Django's cache are unpickled on every read; this small map in front keeps
+# the hot revisions of a process as ready objects. Entries never go stale: a key names
+# content (its hash), and content never changes under a hash.
+_local: OrderedDict[str, RenderedTexts] = OrderedDict()
+_lock = Lock()
+
+
+def _cache_key(revision: QuestionRevision, language: str) -> str:
+    return f"quiz-texts:{RENDERER_VERSION}:{revision.content_hash}:{language}"
+
+
+def revision_texts(*, revision: QuestionRevision, language: str) -> RenderedTexts:
+    """The rendered texts of `revision` in `language` ("en" or "es"; anything else
+    reads as English), computed once and then cached by content hash and language."""
+    language = language[:2] if language[:2] in LANGUAGES else "en"
+    if not revision.content_hash:
+        # Only the importer writes revisions, always with a hash; without one there is
+        # nothing safe to key a shared entry on.
+        return texts_render(revision=revision, language=language)
+    key = _cache_key(revision, language)
+    with _lock:
+        found = _local.get(key)
+        if found is not None:
+            _local.move_to_end(key)
+            return found
+    found = cache.get(key)
+    if found is None:
+        found = texts_render(revision=revision, language=language)
+        cache.set(key, found, CACHE_SECONDS)
+    with _lock:
+        _local[key] = found
+        while len(_local) > LOCAL_ENTRIES:
+            _local.popitem(last=False)
+    return found
+
+
+def local_clear() -> None:
+    """Empty the per-process map (tests that measure or swap renderers)."""
+    with _lock:
+        _local.clear()
