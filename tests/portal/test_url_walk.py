@@ -6,10 +6,8 @@ import re
 import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from progress.models import Cohort
-from tests.factories import UserFactory
-
-from ..progress.test_results import answer
+from teaching.models import Cohort
+from tests.factories import UserFactory, answer
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +58,7 @@ def world(seeds_imported):
             "pk": cohort.pk,
             "learner_id": other.pk,
             "object_id": attempt.pk,
-            "app_label": "progress",
+            "app_label": "teaching",
             "content_type_id": 1,
         },
         "other": other,
@@ -70,7 +68,7 @@ def world(seeds_imported):
 def test_url_walk_covers_the_site(world):
     urls = all_urls(world["values"])
 
-    assert "/admin/progress/cohort/1/results/".replace("1", str(world["values"]["pk"])) in urls
+    assert "/admin/teaching/cohort/1/results/".replace("1", str(world["values"]["pk"])) in urls
     assert "/phase/10/" in urls
     assert len(urls) > 60
 

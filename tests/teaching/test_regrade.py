@@ -11,9 +11,7 @@ from accounts.models import AuditEvent
 from progress.models import Attempt, LearnerQuestion, Regrade
 from progress.services import learner_question_rebuild
 from quizzes.models import Question
-from tests.factories import UserFactory
-
-from .test_results import answer
+from tests.factories import UserFactory, answer
 
 pytestmark = pytest.mark.django_db
 

@@ -27,10 +27,12 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Q, Sum
 from django.db.models.fields.json import KT
 
+from progress.models import Attempt, LearnerQuestion, Regrade, ReviewCard
+from progress.reviews import day_end, day_start
+from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question, QuestionRevision
 
-from .models import Attempt, Cohort, LearnerQuestion, Regrade, ReviewCard
-from .reviews import day_end, day_start
+from .models import Cohort
 
 MODES = ("latest", "first", "all")
 SORTS = ("learner", "-learner", "total", "-total")
@@ -38,21 +40,11 @@ GROUP_SHARE = 0.27
 FLAG_FACILITY = 0.20
 
 
-STRIP_FILLS = ("#e5e7eb", "#c6e6cf", "#8fd19e", "#4caf6d", "#1a7f37")
-
-
 @dataclass
 class Cell:
     answered: int = 0
     correct: int = 0
     total: int = 0
-
-    @property
-    def fill(self) -> str:
-        """Colour of this phase in the learner's progress strip: greener is more right."""
-        if not self.total or not self.correct:
-            return STRIP_FILLS[0]
-        return STRIP_FILLS[1 + min(3, int(4 * self.correct / self.total - 1e-9))]
 
 
 @dataclass
@@ -233,8 +225,8 @@ def cohort_results(
                 stats.discrimination = (up - low) / group
 
     # 4. Which options were picked and which mentions missed, in the answers as given.
-    choice_ids = [q.pk for q in questions if q.current_revision.kind != "free"]
-    free_ids = [q.pk for q in questions if q.current_revision.kind == "free"]
+    choice_ids = [q.pk for q in questions if q.current_revision.kind != QuestionKind.FREE]
+    free_ids = [q.pk for q in questions if q.current_revision.kind == QuestionKind.FREE]
     if mode in MODE_ATTEMPT:
         via = MODE_ATTEMPT[mode].removesuffix("_attempt")
         patterns = standings.filter(question__in=choice_ids + free_ids).values_list(
@@ -259,7 +251,7 @@ def cohort_results(
         for key in pattern:
             stats.picks[key] = stats.picks.get(key, 0) + n
     for question in questions:
-        if question.current_revision.kind == "free":
+        if question.current_revision.kind == QuestionKind.FREE:
             items[question.pk].mention_misses = [
                 (" / ".join(alternatives), misses[question.pk].get(index, 0))
                 for index, alternatives in enumerate(question.current_revision.expected)

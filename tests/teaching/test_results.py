@@ -6,24 +6,10 @@ import io
 import pytest
 from django.contrib.auth.models import Group
 
-from progress.models import Cohort
-from progress.services import attempt_record
-from quizzes.models import Question
-from tests.factories import UserFactory
+from teaching.models import Cohort
+from tests.factories import UserFactory, answer
 
 pytestmark = pytest.mark.django_db
-
-
-def answer(learner, code, keys=(), text=""):
-    revision = Question.objects.get(code=code).current_revision
-    attempt, _ = attempt_record(
-        learner=learner,
-        revision=revision,
-        nonce=f"n-{learner.pk}-{code}-{Question.objects.get(code=code).attempts.count()}",
-        answer={"text": text} if revision.kind == "free" else {"keys": list(keys)},
-        language="en",
-    )
-    return attempt
 
 
 @pytest.fixture
@@ -52,7 +38,7 @@ def cohort(seeds_imported, instructor):
 
 
 def results(client, cohort, query=""):
-    response = client.get(f"/admin/progress/cohort/{cohort.pk}/results/{query}")
+    response = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/{query}")
     assert response.status_code == 200
     return " ".join(response.content.decode().split())
 
@@ -148,7 +134,7 @@ def test_results_runs_fixed_queries(client, instructor, cohort, django_assert_nu
     client.force_login(instructor)
 
     with django_assert_num_queries(13):
-        client.get(f"/admin/progress/cohort/{cohort.pk}/results/")
+        client.get(f"/admin/teaching/cohort/{cohort.pk}/results/")
 
 
 def test_results_escape_learner_text(client, instructor, cohort):
@@ -159,7 +145,7 @@ def test_results_escape_learner_text(client, instructor, cohort):
 
     table = results(client, cohort)
     drill = client.get(
-        f"/admin/progress/cohort/{cohort.pk}/results/learner/{evil.pk}/"
+        f"/admin/teaching/cohort/{cohort.pk}/results/learner/{evil.pk}/"
     ).content.decode()
     attempts = client.get("/admin/progress/attempt/").content.decode()
 
@@ -174,7 +160,7 @@ def test_learner_drill_down_lists_every_attempt(client, instructor, cohort):
     client.force_login(instructor)
 
     html = " ".join(
-        client.get(f"/admin/progress/cohort/{cohort.pk}/results/learner/{cy.pk}/")
+        client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{cy.pk}/")
         .content.decode()
         .split()
     )
@@ -188,7 +174,7 @@ def test_drill_down_of_a_non_member_is_404(client, instructor, cohort):
     outsider = UserFactory(username="out")
     client.force_login(instructor)
 
-    response = client.get(f"/admin/progress/cohort/{cohort.pk}/results/learner/{outsider.pk}/")
+    response = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{outsider.pk}/")
 
     assert response.status_code == 404
 
@@ -204,7 +190,7 @@ def test_csv_export_streams_every_attempt(
     client.force_login(instructor)
 
     with django_assert_num_queries(10):
-        response = client.get(f"/admin/progress/cohort/{cohort.pk}/results/export.csv")
+        response = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/export.csv")
         body = b"".join(response.streaming_content).decode()
 
     rows = list(csv.reader(io.StringIO(body)))
@@ -226,7 +212,7 @@ def test_instructor_of_another_cohort_sees_no_results(client, cohort):
     other.groups.add(Group.objects.get(name="Instructors"))
     client.force_login(other)
 
-    response = client.get(f"/admin/progress/cohort/{cohort.pk}/results/")
+    response = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/")
 
     assert response.status_code == 404
 
@@ -237,8 +223,8 @@ def test_results_and_export_need_staff(client, cohort, who):
         client.force_login(cohort.learners.get(username="ana"))
 
     for url in (
-        f"/admin/progress/cohort/{cohort.pk}/results/",
-        f"/admin/progress/cohort/{cohort.pk}/results/export.csv",
+        f"/admin/teaching/cohort/{cohort.pk}/results/",
+        f"/admin/teaching/cohort/{cohort.pk}/results/export.csv",
     ):
         response = client.get(url)
         assert response.status_code == 302
@@ -249,7 +235,7 @@ def test_results_and_export_need_staff(client, cohort, who):
 def test_results_pages_the_learner_table_but_counts_everyone(
     client, instructor, cohort, monkeypatch
 ):
-    monkeypatch.setattr("progress.admin.LEARNERS_PER_PAGE", 2)
+    monkeypatch.setattr("teaching.admin.LEARNERS_PER_PAGE", 2)
     client.force_login(instructor)
 
     first = results(client, cohort, "?phase=10&mode=first")
