@@ -24,6 +24,7 @@ from progress.models import Attempt, Regrade
 from quizzes.admin import QuestionAdmin, RevisionInline
 from quizzes.models import Phase, Question
 
+from .item_analysis import min_learners
 from .models import Cohort
 from .scope import CohortScopedAdminMixin, HiddenObjectAdminMixin, TaughtCohortFilter
 from .selectors import MODES, cohort_results, export_rows, learner_attempts
@@ -119,6 +120,7 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
             "all_phases": Phase.objects.active().order_by("number"),
             "page": page,
             "query": query.urlencode(),
+            "min_learners": min_learners(),
         }
         return TemplateResponse(request, "admin/teaching/cohort/results.html", context)
 

@@ -26,13 +26,16 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
 from django.db.models.fields.json import KT
+from django.utils.translation import gettext_lazy as _
 
 from progress.models import Attempt, LearnerQuestion, Regrade, ReviewCard
 from progress.reviews import day_end, day_start
 from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question, QuestionRevision
 
+from .item_analysis import item_statistics
 from .models import Cohort
+from .statistics import Totals
 
 MODES = ("latest", "first", "all")
 SORTS = ("learner", "-learner", "total", "-total")
@@ -69,6 +72,11 @@ class ItemStats:
     picked_answers: int = 0
     mention_misses: list[tuple[str, int]] = field(default_factory=list)
     free_answers: int = 0
+    # Figures on first tries (item_analysis): None where undefined or not judged.
+    judged: bool = False  # enough learners to judge (RESULTS_MIN_LEARNERS)
+    item_rest: float | None = None
+    option_r: dict[str, float | None] = field(default_factory=dict)
+    alpha_if_deleted: float | None = None
 
     @property
     def facility(self) -> float | None:
@@ -76,16 +84,27 @@ class ItemStats:
 
     @property
     def flags(self) -> list[str]:
+        if not self.judged:
+            return []
         flags = []
         if self.facility is not None and self.facility < FLAG_FACILITY:
-            flags.append("low facility")
-        if self.discrimination is not None and self.discrimination < 0:
-            flags.append("negative discrimination")
+            flags.append(_("low facility"))
+        if (self.discrimination is not None and self.discrimination < 0) or (
+            self.item_rest is not None and self.item_rest < 0
+        ):
+            flags.append(_("negative discrimination"))
         return flags
 
     @property
-    def pick_rates(self) -> list[tuple[str, int, float, bool]]:
-        """(key, picks, share of answers, is correct) per option of the current revision."""
+    def most_missed(self) -> tuple[str, int, float] | None:
+        """The expected mention missed most often (free questions)."""
+        misses = [m for m in self.miss_rates if m[1]]
+        return max(misses, key=lambda m: m[1]) if misses else None
+
+    @property
+    def pick_rates(self) -> list[tuple[str, int, float, bool, float | None]]:
+        """(key, picks, share of answers, is correct, point-biserial) per option of the
+        current revision."""
         revision = self.question.current_revision
         total = self.picked_answers or 1
         return [
@@ -94,6 +113,7 @@ class ItemStats:
                 self.picks.get(o["key"], 0),
                 self.picks.get(o["key"], 0) / total,
                 bool(o.get("correct")),
+                self.option_r.get(o["key"]),
             )
             for o in revision.options
         ]
@@ -116,11 +136,15 @@ class CohortResults:
     items: list[ItemStats]
     histogram: list[tuple[str, int]]
     completion: list[tuple[Phase, float]]
+    reliabilities: list = field(default_factory=list)
 
 
 def cohort_learner_ids(cohort: Cohort):
-    """The cohort's learner ids as a subquery, without joining the user table."""
-    return Cohort.learners.through.objects.filter(cohort=cohort).values("user_id")
+    """The cohort's learner ids as a subquery. Staff accounts (an instructor trying the
+    quizzes) are left out of every figure."""
+    return Cohort.learners.through.objects.filter(cohort=cohort, user__is_staff=False).values(
+        "user_id"
+    )
 
 
 def cohort_attempts(*, cohort: Cohort):
@@ -146,7 +170,9 @@ def cohort_results(
     for question in questions:
         per_phase_total[question.phase_id] += 1
 
-    learners = list(cohort.learners.order_by("username").values_list("id", "username"))
+    learners = list(
+        cohort.learners.filter(is_staff=False).order_by("username").values_list("id", "username")
+    )
     rows = {
         learner_id: LearnerRow(
             learner_id,
@@ -166,15 +192,22 @@ def cohort_results(
         standings = standings.filter(question__phase=phase)
     right = MODE_CORRECT[mode]
 
-    # 1. The learner × phase table, and each learner's total.
-    for learner_id, phase_id, answered, correct in (
+    # 1. The learner × phase table, each learner's total, and the first-try totals per
+    # phase that the item statistics need.
+    first_totals: dict[int, list[int]] = defaultdict(list)
+    for learner_id, phase_id, answered, correct, first in (
         standings.order_by()
         .values_list("learner", "question__phase")
-        .annotate(answered=Count("id"), right=Count("id", filter=Q(**{right: True})))
+        .annotate(
+            answered=Count("id"),
+            right=Count("id", filter=Q(**{right: True})),
+            first=Count("id", filter=Q(first_correct=True)),
+        )
     ):
         row = rows.get(learner_id)
         if row is None or phase_id not in column:
             continue
+        first_totals[phase_id].append(first)
         cell = row.cells[column[phase_id]]
         cell.answered, cell.correct = answered, correct
         row.answered += answered
@@ -270,6 +303,18 @@ def cohort_results(
         done = sum(row.cells[index].answered for row in rows.values())
         completion.append((phase_obj, done / possible if possible else 0.0))
 
+    phase_totals = {
+        phase_id: Totals(len(values), sum(values), sum(v * v for v in values))
+        for phase_id, values in first_totals.items()
+    }
+    reliabilities = item_statistics(
+        standings=standings,
+        phases=shown_phases,
+        questions=questions,
+        items=items,
+        phase_totals=phase_totals,
+    )
+
     return CohortResults(
         cohort=cohort,
         mode=mode,
@@ -281,6 +326,7 @@ def cohort_results(
         items=[items[q.pk] for q in questions],
         histogram=histogram,
         completion=completion,
+        reliabilities=reliabilities,
     )
 
 
