@@ -2,10 +2,12 @@
 audit events of their cohorts; each instructor sees only their cohorts' people."""
 
 import csv
+import itertools
 
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, StreamingHttpResponse
@@ -24,10 +26,12 @@ from progress.models import Attempt, Regrade
 from quizzes.admin import QuestionAdmin, RevisionInline
 from quizzes.models import Phase, Question
 
+from .export import BOM, export_rows
+from .impact import key_changes
 from .item_analysis import min_learners
 from .models import Cohort
 from .scope import CohortScopedAdminMixin, HiddenObjectAdminMixin, TaughtCohortFilter
-from .selectors import MODES, cohort_results, export_rows, learner_attempts
+from .selectors import MODES, cohort_results, learner_attempts
 from .services import regrade_apply, regrade_plan
 
 LEARNERS_PER_PAGE = 250
@@ -142,6 +146,8 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
         cohort = self._cohort(request, pk)
         writer = csv.writer(Echo())
         rows = (writer.writerow(row) for row in export_rows(cohort=cohort))
+        if request.GET.get("bom") == "1":
+            rows = itertools.chain([BOM], rows)
         response = StreamingHttpResponse(rows, content_type="text/csv; charset=utf-8")
         name = slugify(cohort.name) or f"cohort-{cohort.pk}"
         response["Content-Disposition"] = f'attachment; filename="{name}-attempts.csv"'
@@ -248,6 +254,28 @@ class QuestionWithProgressAdmin(QuestionAdmin):
     inlines = [RevisionWithAttemptsInline]
     actions = ["regrade"]
 
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.key_changes_view)
+        return [
+            path("key-changes/", view, name="teaching_question_key_changes"),
+            *super().get_urls(),
+        ]
+
+    def key_changes_view(self, request):
+        """Questions whose key changed while attempts stand on older revisions, each
+        with a dry-run regrade one click away (the action's confirmation page)."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Key changes with attempts on older revisions"),
+            "changes": key_changes(),
+            "can_regrade": self.has_run_regrade_permission(request),
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/teaching/key_changes.html", context)
+
     def has_run_regrade_permission(self, request):
         return request.user.has_perm("progress.run_regrade")
 
@@ -260,6 +288,7 @@ class QuestionWithProgressAdmin(QuestionAdmin):
                 "opts": self.model._meta,
                 "title": _("Regrade: what would change"),
                 "plan": plan,
+                "changes": key_changes(questions=queryset),
                 "questions": queryset,
                 "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
             }

@@ -25,13 +25,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
-from django.db.models.fields.json import KT
 from django.utils.translation import gettext_lazy as _
 
-from progress.models import Attempt, LearnerQuestion, Regrade, ReviewCard
+from progress.models import Attempt, LearnerQuestion, ReviewCard
 from progress.reviews import day_end, day_start
 from quizzes.enums import QuestionKind
-from quizzes.models import Phase, Question, QuestionRevision
+from quizzes.models import Phase, Question
 
 from .item_analysis import item_statistics
 from .models import Cohort
@@ -339,99 +338,3 @@ def learner_attempts(*, cohort: Cohort, learner_id: int) -> list[Attempt]:
         .prefetch_related("regrades")
         .order_by("-id")
     )
-
-
-def csv_safe(value):
-    """Learner-typed text must not run as a spreadsheet formula."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
-def export_rows(*, cohort: Cohort):
-    """CSV rows (header first) of every attempt of the cohort, streamed.
-
-    Names come from two small lookups and regrades from one, so the attempts are read
-    in one pass in index order, with no join and no per-row subquery.
-    """
-    learners = dict(cohort.learners.values_list("id", "username"))
-    questions = {
-        pk: (code, number)
-        for pk, code, number in Question.objects.values_list("id", "code", "phase__number")
-    }
-    revisions = dict(QuestionRevision.objects.values_list("id", "number"))
-    regraded = {
-        attempt_id: (correct, score)
-        for attempt_id, correct, score in Regrade.objects.filter(
-            attempt__learner_id__in=cohort_learner_ids(cohort)
-        )
-        .order_by("id")
-        .values_list("attempt_id", "new_correct", "new_score")
-    }
-    yield [
-        "learner",
-        "phase",
-        "question",
-        "attempt",
-        "revision",
-        "answer",
-        "correct",
-        "score",
-        "partial_score",
-        "regraded_correct",
-        "regraded_score",
-        "language",
-        "answered_at",
-    ]
-    rows = (
-        cohort_attempts(cohort=cohort)
-        # The text is pulled out by the database, so no row's JSON is decoded here.
-        .annotate(answer_text=KT("answer__text"))
-        .order_by("learner_id", "question_id", "id")
-        .values_list(
-            "id",
-            "learner_id",
-            "question_id",
-            "revision_id",
-            "pattern",
-            "answer_text",
-            "correct",
-            "score",
-            "partial",
-            "language",
-            "created_at",
-        )
-    )
-    previous, number = None, 0
-    for (
-        pk,
-        learner_id,
-        question_id,
-        revision_id,
-        pattern,
-        text,
-        correct,
-        score,
-        partial,
-        language,
-        created_at,
-    ) in rows.iterator(chunk_size=5000):
-        number = number + 1 if (learner_id, question_id) == previous else 1
-        previous = (learner_id, question_id)
-        code, phase = questions[question_id]
-        regrade = regraded.get(pk)
-        yield [
-            csv_safe(learners.get(learner_id, learner_id)),
-            phase,
-            code,
-            number,
-            revisions[revision_id],
-            csv_safe(text) if text is not None else " ".join(pattern),
-            int(correct),
-            score,
-            partial,
-            "" if regrade is None else int(regrade[0]),
-            "" if regrade is None else regrade[1],
-            language,
-            created_at.isoformat(),
-        ]

@@ -255,3 +255,56 @@ def test_results_pages_the_learner_table_but_counts_everyone(
     assert "Page 1 of 2" in first
     assert 'href="?phase=10&amp;mode=first&amp;page=2"' in first
     assert "<h2>Learners (4)</h2>" in first
+
+
+@pytest.mark.parametrize("query", ["?phase=abc", "?phase=-1", "?mode=x&sort=y&page=z"])
+def test_results_ignore_bad_filter_values(client, instructor, cohort, query):
+    client.force_login(instructor)
+
+    html = results(client, cohort, query)
+
+    assert ">ana</a></th><td>5 / 10</td>" in html  # all phases, latest, by learner
+
+
+def test_results_of_an_empty_cohort_say_so(client, instructor, seeds_imported):
+    empty = Cohort.objects.create(name="Empty")
+    empty.instructors.add(instructor)
+    client.force_login(instructor)
+
+    html = results(client, empty)
+
+    assert "This cohort has no learners yet" in html
+    assert '<svg role="img"' not in html
+
+
+def test_results_phase_filter_in_spanish(client, instructor, cohort):
+    instructor.profile.language = "es"
+    instructor.profile.save()
+    client.force_login(instructor)
+
+    html = results(client, cohort, "?phase=10")
+
+    assert (
+        '<option value="10" selected>10 · Inicialización, normalización y residuales</option>'
+        in html
+    )
+
+
+def test_csv_export_has_titles_and_an_optional_bom(client, instructor, cohort):
+    client.force_login(instructor)
+
+    plain = b"".join(
+        client.get(f"/admin/teaching/cohort/{cohort.pk}/results/export.csv").streaming_content
+    )
+    excel = b"".join(
+        client.get(f"/admin/teaching/cohort/{cohort.pk}/results/export.csv?bom=1").streaming_content
+    )
+
+    rows = list(csv.reader(io.StringIO(plain.decode())))
+    assert rows[0][-1] == "question_title"
+    assert rows[1][2:3] + rows[1][-1:] == [
+        "q-10-01",
+        "Why is bf16 preferred over fp16 for training?",
+    ]
+    assert not plain.startswith(b"\xef\xbb\xbf")
+    assert excel == b"\xef\xbb\xbf" + plain
