@@ -1,14 +1,18 @@
-"""Admin for invites (instructors create them here) and the read-only audit log."""
+"""Admin for invites (instructors create them here) and profiles."""
 
 from django.contrib import admin, messages
+from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 
-from .models import AuditEvent, Invite, Profile
+from teaching.models import Cohort
+from teaching.scope import HiddenObjectAdminMixin, TaughtCohortFilter
+
+from .models import Invite, Profile
 from .services import invite_create
 
 
 @admin.register(Invite)
-class InviteAdmin(admin.ModelAdmin):
+class InviteAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
     list_display = [
         "__str__",
         "cohort",
@@ -18,7 +22,7 @@ class InviteAdmin(admin.ModelAdmin):
         "used_at",
         "used_by",
     ]
-    list_filter = ["cohort"]
+    list_filter = [TaughtCohortFilter]
     list_select_related = ["created_by", "used_by", "cohort"]
 
     def get_fields(self, request, obj=None):
@@ -30,12 +34,15 @@ class InviteAdmin(admin.ModelAdmin):
         queryset = super().get_queryset(request)
         if request.user.is_superuser:
             return queryset
-        return queryset.filter(created_by=request.user)
+        # Their own invites, and those into the cohorts they teach: no other cohort's.
+        return queryset.filter(
+            Q(created_by=request.user) | Q(cohort__in=Cohort.objects.taught_by(request.user))
+        )
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         # An instructor invites into the cohorts they teach, not into anyone's.
         if db_field.name == "cohort" and not request.user.is_superuser:
-            kwargs["queryset"] = db_field.related_model.objects.filter(instructors=request.user)
+            kwargs["queryset"] = Cohort.objects.taught_by(request.user)
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):
@@ -58,24 +65,6 @@ class InviteAdmin(admin.ModelAdmin):
             request,
             _("Invite link (shown only now, valid for 7 days): %(url)s") % {"url": url},
         )
-
-
-@admin.register(AuditEvent)
-class AuditEventAdmin(admin.ModelAdmin):
-    list_display = ["created_at", "kind", "user", "subject", "ip_address", "detail"]
-    list_filter = ["kind", ("user", admin.RelatedOnlyFieldListFilter)]
-    list_select_related = ["user"]
-    search_fields = ["subject", "user__username"]
-    date_hierarchy = "created_at"
-
-    def has_add_permission(self, request):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
 
 
 @admin.register(Profile)

@@ -3,21 +3,10 @@
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+# AuditKind moved to the audit app; re-exported while other code still imports it here.
+from audit.enums import AuditKind  # noqa: F401
+
 
 class Language(models.TextChoices):
     EN = "en", _("English")
     ES = "es", _("Spanish")
-
-
-class AuditKind(models.TextChoices):
-    LOGIN = "login", _("Logged in")
-    LOGIN_FAILED = "login_failed", _("Login failed")
-    LOGIN_REFUSED = "login_refused", _("Login refused (throttled)")
-    LOGOUT = "logout", _("Logged out")
-    SETUP_LINK_CREATED = "setup_link_created", _("Setup link created")
-    SETUP_LINK_USED = "setup_link_used", _("Setup link used")
-    INVITE_CREATED = "invite_created", _("Invite created")
-    INVITE_REDEEMED = "invite_redeemed", _("Invite redeemed")
-    PASSWORD_CHANGED = "password_changed", _("Password changed")
-    IMPORT_RUN = "import_run", _("Quiz import run")
-    REGRADE_RUN = "regrade_run", _("Regrade run")

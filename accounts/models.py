@@ -1,4 +1,4 @@
-"""Accounts: learner profile, one-time links (setup, invite) and the audit log."""
+"""Accounts: learner profile and one-time links (setup, invite)."""
 
 from django.conf import settings
 from django.db import models
@@ -6,9 +6,10 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from portal.db import WriteOnce
+# AuditEvent moved to the audit app; re-exported while other code still imports it here.
+from audit.models import AuditEvent  # noqa: F401
 
-from .enums import AuditKind, Language
+from .enums import Language
 
 
 class Profile(models.Model):
@@ -74,7 +75,7 @@ class Invite(OneTimeLink):
     )
     note = models.CharField(_("note"), max_length=200, blank=True)
     cohort = models.ForeignKey(
-        "progress.Cohort",
+        "teaching.Cohort",
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
@@ -104,37 +105,3 @@ class Invite(OneTimeLink):
 
     def __str__(self) -> str:
         return self.note or f"invite {self.created_at:%Y-%m-%d %H:%M}"
-
-
-class AuditEvent(WriteOnce):
-    """Append-only record of security-relevant actions. Failed logins also drive the
-    login throttle, so throttling and its evidence are the same rows."""
-
-    write_once_message = "Audit events are append-only."
-
-    kind = models.CharField(_("kind"), max_length=32, choices=AuditKind.choices)
-    user = models.ForeignKey(
-        settings.AUTH_USER_MODEL,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="+",
-        verbose_name=_("user"),
-    )
-    # The username a login was tried with, case-folded: the throttle's key.
-    subject = models.CharField(_("subject"), max_length=150, blank=True)
-    detail = models.JSONField(_("detail"), default=dict, blank=True)
-    ip_address = models.GenericIPAddressField(_("IP address"), null=True, blank=True)
-    created_at = models.DateTimeField(_("when"), default=timezone.now)
-
-    class Meta:
-        ordering = ["-created_at"]
-        verbose_name = _("audit event")
-        verbose_name_plural = _("audit events")
-        indexes = [
-            models.Index(fields=["kind", "subject", "created_at"], name="audit_throttle_idx"),
-            models.Index(fields=["created_at"], name="audit_created_idx"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.get_kind_display()} {self.subject or self.user_id or ''}".strip()

@@ -13,8 +13,13 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
 
-from .enums import AuditKind
-from .models import AuditEvent, Invite, OneTimeLink, Profile, SetupLink
+from audit.enums import AuditKind
+from audit.models import AuditEvent
+
+# audit_record moved to the audit app; re-exported while other code still imports it here.
+from audit.services import audit_record, client_ip  # noqa: F401
+
+from .models import Invite, OneTimeLink, Profile, SetupLink
 
 SETUP_LINK_VALID = timedelta(hours=24)
 INVITE_VALID = timedelta(days=7)
@@ -39,23 +44,6 @@ def token_hash(raw: str) -> str:
 
 def absolute_url(path: str) -> str:
     return settings.PORTAL_BASE_URL + path
-
-
-def client_ip(request) -> str | None:
-    return request.META.get("REMOTE_ADDR") if request is not None else None
-
-
-def audit_record(*, kind: str, request=None, user=None, subject: str = "", **detail) -> AuditEvent:
-    """The one way any app records an audit event."""
-    if user is None and request is not None and request.user.is_authenticated:
-        user = request.user
-    return AuditEvent.objects.create(
-        kind=kind,
-        user=user,
-        subject=subject[:150],
-        detail=detail,
-        ip_address=client_ip(request),
-    )
 
 
 def _link_lookup(model: type[OneTimeLink], raw: str) -> OneTimeLink:

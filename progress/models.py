@@ -1,5 +1,8 @@
 """Learners' attempts and unsent drafts. Attempts are append-only."""
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -8,6 +11,21 @@ from django.utils.translation import gettext_lazy as _
 
 from portal.db import WriteOnce
 from quizzes.models import Question, QuestionRevision
+
+from .enums import VerdictSource
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """An attempt's effective verdict: its own grade, or the newest regrade's or
+    override's, with when, by whom and why (for "regraded on DATE" notes)."""
+
+    correct: bool
+    score: float
+    source: str  # a VerdictSource
+    at: datetime
+    by_id: int | None = None
+    reason: str = ""
 
 
 class AttemptQuerySet(models.QuerySet):
@@ -81,6 +99,21 @@ class Attempt(WriteOnce):
     @property
     def text(self) -> str:
         return self.answer.get("text", "")
+
+    def verdict(self) -> "Verdict":
+        """The attempt's effective verdict and where it comes from. Reads
+        `self.regrades`; prefetch them when asking for many attempts."""
+        entry = verdict_newest(self.regrades.all())
+        if entry is None:
+            return Verdict(self.correct, self.score, VerdictSource.ANSWER, self.created_at)
+        return Verdict(
+            entry.new_correct,
+            entry.new_score,
+            VerdictSource(entry.kind),
+            entry.created_at,
+            entry.by_id,
+            entry.reason,
+        )
 
 
 class LearnerQuestion(models.Model):
@@ -159,43 +192,43 @@ class Draft(models.Model):
         return f"draft {self.learner_id} {self.question_id}"
 
 
-class Cohort(models.Model):
-    """A group of learners followed by its instructors."""
+def verdict_newest(entries):
+    """The rule for which verdict stands: the newest entry, by insertion order (its id;
+    two entries may share a timestamp), or None when there is none."""
+    return max(entries, key=lambda entry: entry.pk, default=None)
 
-    name = models.CharField(_("name"), max_length=150, unique=True)
-    learners = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="cohorts", blank=True, verbose_name=_("learners")
-    )
-    instructors = models.ManyToManyField(
-        settings.AUTH_USER_MODEL,
-        related_name="cohorts_taught",
-        blank=True,
-        verbose_name=_("instructors"),
-    )
-    created_at = models.DateTimeField(_("created at"), default=timezone.now)
 
-    class Meta:
-        ordering = ["name"]
-        verbose_name = _("cohort")
-        verbose_name_plural = _("cohorts")
-
-    def __str__(self) -> str:
-        return self.name
+class RegradeQuerySet(models.QuerySet):
+    def newest_by_attempt(self) -> dict[int, "Regrade"]:
+        """{attempt id: the entry that stands}, for many attempts in one query."""
+        newest: dict[int, Regrade] = {}
+        for entry in self.order_by("id"):
+            newest[entry.attempt_id] = entry  # a later id replaces an earlier one
+        return newest
 
 
 class Regrade(WriteOnce):
-    """One attempt graded again against a newer revision's key, on an instructor's
-    request. The attempt itself is never changed; its effective grade is the newest
-    regrade's."""
+    """A new verdict on one attempt: a regrade against a newer revision's key, or an
+    instructor's override. The attempt itself is never changed; its effective verdict
+    is the newest entry's (verdict_newest), and every page, the standings and the
+    review schedule read that one. This table is in progress, not in the instructors'
+    app that writes it, because the learner's record needs it to know its own verdicts
+    and progress must not import the instructors' app."""
 
     write_once_message = "Regrade entries are never modified."
 
     attempt = models.ForeignKey(
         Attempt, on_delete=models.PROTECT, related_name="regrades", verbose_name=_("attempt")
     )
+    kind = models.CharField(
+        _("kind"), max_length=16, choices=VerdictSource.choices, default=VerdictSource.REGRADE
+    )
+    # The revision whose key a regrade applied; none for an override.
     revision = models.ForeignKey(
         QuestionRevision,
         on_delete=models.PROTECT,
+        null=True,
+        blank=True,
         related_name="regrades",
         verbose_name=_("graded against"),
     )
@@ -205,6 +238,7 @@ class Regrade(WriteOnce):
     new_score = models.FloatField(_("new score"))
     new_partial = models.FloatField(_("new partial score"))
     new_feedback = models.JSONField(_("new feedback"), default=dict)
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -215,15 +249,24 @@ class Regrade(WriteOnce):
     )
     created_at = models.DateTimeField(_("when"), default=timezone.now)
 
+    objects = RegradeQuerySet.as_manager()
+
     class Meta:
         ordering = ["-created_at", "-id"]
         verbose_name = _("regrade")
         verbose_name_plural = _("regrades")
         permissions = [("run_regrade", _("Can run a regrade"))]
         indexes = [models.Index(fields=["attempt", "-id"], name="regrade_attempt_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(kind=VerdictSource.OVERRIDE) | Q(revision__isnull=False),
+                name="regrade_has_revision",
+            )
+        ]
 
     def __str__(self) -> str:
-        return f"regrade of attempt {self.attempt_id}"
+        verdict = _("right") if self.new_correct else _("wrong")
+        return f"{self.get_kind_display()}: {verdict}"
 
 
 class ReviewCardQuerySet(models.QuerySet):

@@ -7,11 +7,10 @@ account, the login, the revision, retirement, the answer's shape); they raise a 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import F
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -19,7 +18,7 @@ from quizzes.enums import QuestionKind
 from quizzes.grading import Grade
 from quizzes.models import Question, QuestionRevision
 
-from .models import Attempt, Draft, LearnerQuestion, Regrade
+from .models import Attempt, Draft, LearnerQuestion
 from .reviews import review_card_feed
 from .tokens import BadToken, SubmissionToken, token_read
 
@@ -208,7 +207,8 @@ def answer_pattern(answer: dict, result: Grade) -> str:
     return ",".join(str(i) for i in result.missed)[:64]
 
 
-def _feedback(result: Grade) -> dict:
+def grade_feedback(result: Grade) -> dict:
+    """What a grade found, as stored with an attempt or a regrade."""
     return {
         "right_picks": list(result.right_picks),
         "wrong_picks": list(result.wrong_picks),
@@ -235,7 +235,7 @@ def attempt_record(
         correct=result.correct,
         score=result.score,
         partial=result.partial,
-        feedback=_feedback(result),
+        feedback=grade_feedback(result),
         pattern=answer_pattern(answer, result),
         language=language,
     )
@@ -306,10 +306,8 @@ def learner_question_rebuild(*, pairs=None) -> int:
             grouped.setdefault(key, []).append(attempt)
 
     def effective(attempt: Attempt) -> tuple[bool, float]:
-        regrades = sorted(attempt.regrades.all(), key=lambda r: r.pk)
-        if regrades:
-            return regrades[-1].new_correct, regrades[-1].new_score
-        return attempt.correct, attempt.score
+        verdict = attempt.verdict()
+        return verdict.correct, verdict.score
 
     with transaction.atomic():
         for (learner_id, question_id), items in grouped.items():
@@ -341,97 +339,3 @@ def draft_save(
         logged_out=logged_out,
         defaults={"answer": answer},
     )
-
-
-@dataclass
-class RegradeChange:
-    attempt: Attempt
-    revision: QuestionRevision
-    old_correct: bool
-    old_score: float
-    result: Grade
-
-
-@dataclass
-class RegradePlan:
-    """What a regrade would change: attempts of older revisions graded again against
-    the current revision's key."""
-
-    changes: list[RegradeChange] = field(default_factory=list)
-    unchanged: int = 0
-    skipped: int = 0  # options no longer match by key, or the kind changed
-
-    @property
-    def to_right(self) -> int:
-        return sum(1 for c in self.changes if c.result.correct and not c.old_correct)
-
-    @property
-    def to_wrong(self) -> int:
-        return sum(1 for c in self.changes if c.old_correct and not c.result.correct)
-
-    def summary(self) -> str:
-        return (
-            f"{len(self.changes)} attempt(s) change: {self.to_right} wrong → right, "
-            f"{self.to_wrong} right → wrong, "
-            f"{len(self.changes) - self.to_right - self.to_wrong} score only; "
-            f"{self.unchanged} unchanged, {self.skipped} skipped (options differ by key)"
-        )
-
-
-def _regradable(old: QuestionRevision, new: QuestionRevision) -> bool:
-    if old.kind != new.kind:
-        return False
-    if new.kind == QuestionKind.FREE:
-        return True
-    return {o["key"] for o in old.options} == {o["key"] for o in new.options}
-
-
-def regrade_plan(*, questions) -> RegradePlan:
-    """Plan a regrade of `questions` (Question rows); reads only."""
-    plan = RegradePlan()
-    attempts = (
-        Attempt.objects.filter(question__in=questions)
-        .exclude(revision_id=F("question__current_revision_id"))
-        .select_related("revision", "question__current_revision")
-        .prefetch_related("regrades")
-        .order_by("id")
-    )
-    for attempt in attempts:
-        current = attempt.question.current_revision
-        if not _regradable(attempt.revision, current):
-            plan.skipped += 1
-            continue
-        regrades = sorted(attempt.regrades.all(), key=lambda r: r.pk)
-        old_correct = regrades[-1].new_correct if regrades else attempt.correct
-        old_score = regrades[-1].new_score if regrades else attempt.score
-        result = current.grade(keys=attempt.keys, text=attempt.text)
-        if result.correct == old_correct and result.score == old_score:
-            plan.unchanged += 1
-            continue
-        plan.changes.append(RegradeChange(attempt, current, old_correct, old_score, result))
-    return plan
-
-
-def regrade_apply(*, plan: RegradePlan, by=None) -> int:
-    """Record one Regrade per change, in one transaction. Attempts stay as they are."""
-    with transaction.atomic():
-        Regrade.objects.bulk_create(
-            [
-                Regrade(
-                    attempt=change.attempt,
-                    revision=change.revision,
-                    old_correct=change.old_correct,
-                    old_score=change.old_score,
-                    new_correct=change.result.correct,
-                    new_score=change.result.score,
-                    new_partial=change.result.partial,
-                    new_feedback=_feedback(change.result),
-                    by=by,
-                )
-                for change in plan.changes
-            ]
-        )
-        learner_question_rebuild(
-            pairs={(c.attempt.learner_id, c.attempt.question_id) for c in plan.changes}
-        )
-    return len(plan.changes)

@@ -3,18 +3,13 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
+from portal.admin import ReadOnlyAdminMixin
+
 from .models import Phase, Question, QuestionRevision
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+class ReadOnlyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+    pass
 
 
 class RetiredFilter(admin.SimpleListFilter):

@@ -57,7 +57,9 @@ INSTALLED_APPS = [
     "portal",
     "accounts",
     "quizzes",
+    "audit",
     "progress",
+    "teaching",
 ]
 
 MIDDLEWARE = [

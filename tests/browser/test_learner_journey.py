@@ -187,13 +187,13 @@ def test_instructor_admin_pages_work_under_the_csp(page, site, axe_check):
     from django.apps import apps
     from django.contrib.auth.models import Group
 
-    from progress.models import Cohort
+    from teaching.models import Cohort
     from tests.factories import PASSWORD as FACTORY_PASSWORD
     from tests.factories import UserFactory
 
     # A live-server test may run after a flush that emptied what migrations made: make
     # the group again with the migration's own code.
-    importlib.import_module("accounts.migrations.0003_instructors_group").create_group(apps, None)
+    importlib.import_module("teaching.migrations.0002_instructors_group").create_group(apps, None)
     teacher = UserFactory(username="teach", is_staff=True)
     teacher.groups.add(Group.objects.get(name="Instructors"))
     cohort = Cohort.objects.create(name="Spring")

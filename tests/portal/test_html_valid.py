@@ -15,10 +15,8 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 
-from progress.models import Cohort
-from tests.factories import UserFactory
-
-from ..progress.test_results import answer
+from teaching.models import Cohort
+from tests.factories import UserFactory, answer
 
 VNU_JAR = os.environ.get("VNU_JAR", "")
 pytestmark = pytest.mark.django_db
@@ -69,7 +67,7 @@ def test_every_page_is_valid_html(client, seeds_imported, tmp_path, learner):
         files.append(str(path))
     client.force_login(teacher)
     path = tmp_path / "results.html"
-    path.write_bytes(client.get(f"/admin/progress/cohort/{cohort.pk}/results/").content)
+    path.write_bytes(client.get(f"/admin/teaching/cohort/{cohort.pk}/results/").content)
     files.append(str(path))
 
     result = subprocess.run(

@@ -8,8 +8,7 @@ import time_machine
 from progress.models import ReviewCard
 from progress.selectors import review_summary
 from quizzes.models import Question
-
-from .test_results import answer
+from tests.factories import answer
 
 pytestmark = pytest.mark.django_db
 

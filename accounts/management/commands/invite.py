@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.services import invite_create
-from progress.models import Cohort
+from teaching.models import Cohort
 
 
 class Command(BaseCommand):

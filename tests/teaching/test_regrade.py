@@ -11,9 +11,8 @@ from accounts.models import AuditEvent
 from progress.models import Attempt, LearnerQuestion, Regrade
 from progress.services import learner_question_rebuild
 from quizzes.models import Question
-from tests.factories import UserFactory
-
-from .test_results import answer
+from teaching.impact import import_impact
+from tests.factories import UserFactory, answer
 
 pytestmark = pytest.mark.django_db
 
@@ -169,3 +168,56 @@ def test_question_admin_shows_attempts_per_revision(admin_client, edited):
 
     assert '<td class="field-attempt_count"> <p>2</p> </td>' in html
     assert '<td class="field-attempt_count"> <p>0</p> </td>' in html
+
+
+def test_import_impact_counts_learners_and_attempts_on_older_revisions(edited):
+    question = Question.objects.get(code="q-10-01")
+    answer(edited["ana"], "q-10-01", keys=["A"])  # on the current revision: not counted
+
+    impact = import_impact([question.pk, Question.objects.get(code="q-10-02").pk])
+
+    assert impact == {question.pk: (2, 2)}
+
+
+def test_key_changes_page_lists_the_edit_with_a_dry_run_one_click_away(client, edited):
+    instructor = UserFactory(username="teach", is_staff=True)
+    instructor.groups.add(Group.objects.get(name="Instructors"))
+    client.force_login(instructor)
+    question = Question.objects.get(code="q-10-01")
+
+    html = " ".join(client.get("/admin/quizzes/question/key-changes/").content.decode().split())
+    dry_run = client.post(
+        "/admin/quizzes/question/", {"action": "regrade", "_selected_action": [question.pk]}
+    )
+
+    assert (
+        ">q-10-01</a> Why is bf16 preferred over fp16 for training?</th> "
+        "<td>B</td> <td>A</td> <td>2</td> <td>2</td>" in html
+    )
+    assert f'name="_selected_action" value="{question.pk}"' in html
+    confirm = " ".join(dry_run.content.decode().split())
+    assert (
+        "<strong>q-10-01</strong> Why is bf16 preferred over fp16 for training?: key B → A"
+        in confirm
+    )
+    assert Regrade.objects.count() == 0
+
+
+def test_regrade_list_reads_learner_question_and_verdicts(admin_client, edited):
+    call_command("regrade", "q-10-01", stdout=StringIO())
+
+    html = " ".join(admin_client.get("/admin/progress/regrade/").content.decode().split())
+
+    assert '<td class="field-learner">ana</td>' in html
+    assert '<td class="field-question">q-10-01</td>' in html
+    assert '<td class="field-verdict_change">right → wrong</td>' in html
+    assert '<td class="field-verdict_change">wrong → right</td>' in html
+
+
+def test_attempt_verdict_is_the_newest_entry(edited):
+    call_command("regrade", "q-10-01", stdout=StringIO())
+    attempt = Attempt.objects.get(learner=edited["ana"], question__code="q-10-01")
+
+    verdict = attempt.verdict()
+
+    assert (attempt.correct, verdict.correct, verdict.source) == (True, False, "regrade")

@@ -25,12 +25,16 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db.models import Count, Q, Sum
-from django.db.models.fields.json import KT
+from django.utils.translation import gettext_lazy as _
 
-from quizzes.models import Phase, Question, QuestionRevision
+from progress.models import Attempt, LearnerQuestion, ReviewCard
+from progress.reviews import day_end, day_start
+from quizzes.enums import QuestionKind
+from quizzes.models import Phase, Question
 
-from .models import Attempt, Cohort, LearnerQuestion, Regrade, ReviewCard
-from .reviews import day_end, day_start
+from .item_analysis import item_statistics
+from .models import Cohort
+from .statistics import Totals
 
 MODES = ("latest", "first", "all")
 SORTS = ("learner", "-learner", "total", "-total")
@@ -38,21 +42,11 @@ GROUP_SHARE = 0.27
 FLAG_FACILITY = 0.20
 
 
-STRIP_FILLS = ("#e5e7eb", "#c6e6cf", "#8fd19e", "#4caf6d", "#1a7f37")
-
-
 @dataclass
 class Cell:
     answered: int = 0
     correct: int = 0
     total: int = 0
-
-    @property
-    def fill(self) -> str:
-        """Colour of this phase in the learner's progress strip: greener is more right."""
-        if not self.total or not self.correct:
-            return STRIP_FILLS[0]
-        return STRIP_FILLS[1 + min(3, int(4 * self.correct / self.total - 1e-9))]
 
 
 @dataclass
@@ -77,6 +71,11 @@ class ItemStats:
     picked_answers: int = 0
     mention_misses: list[tuple[str, int]] = field(default_factory=list)
     free_answers: int = 0
+    # Figures on first tries (item_analysis): None where undefined or not judged.
+    judged: bool = False  # enough learners to judge (RESULTS_MIN_LEARNERS)
+    item_rest: float | None = None
+    option_r: dict[str, float | None] = field(default_factory=dict)
+    alpha_if_deleted: float | None = None
 
     @property
     def facility(self) -> float | None:
@@ -84,16 +83,27 @@ class ItemStats:
 
     @property
     def flags(self) -> list[str]:
+        if not self.judged:
+            return []
         flags = []
         if self.facility is not None and self.facility < FLAG_FACILITY:
-            flags.append("low facility")
-        if self.discrimination is not None and self.discrimination < 0:
-            flags.append("negative discrimination")
+            flags.append(_("low facility"))
+        if (self.discrimination is not None and self.discrimination < 0) or (
+            self.item_rest is not None and self.item_rest < 0
+        ):
+            flags.append(_("negative discrimination"))
         return flags
 
     @property
-    def pick_rates(self) -> list[tuple[str, int, float, bool]]:
-        """(key, picks, share of answers, is correct) per option of the current revision."""
+    def most_missed(self) -> tuple[str, int, float] | None:
+        """The expected mention missed most often (free questions)."""
+        misses = [m for m in self.miss_rates if m[1]]
+        return max(misses, key=lambda m: m[1]) if misses else None
+
+    @property
+    def pick_rates(self) -> list[tuple[str, int, float, bool, float | None]]:
+        """(key, picks, share of answers, is correct, point-biserial) per option of the
+        current revision."""
         revision = self.question.current_revision
         total = self.picked_answers or 1
         return [
@@ -102,6 +112,7 @@ class ItemStats:
                 self.picks.get(o["key"], 0),
                 self.picks.get(o["key"], 0) / total,
                 bool(o.get("correct")),
+                self.option_r.get(o["key"]),
             )
             for o in revision.options
         ]
@@ -124,11 +135,15 @@ class CohortResults:
     items: list[ItemStats]
     histogram: list[tuple[str, int]]
     completion: list[tuple[Phase, float]]
+    reliabilities: list = field(default_factory=list)
 
 
 def cohort_learner_ids(cohort: Cohort):
-    """The cohort's learner ids as a subquery, without joining the user table."""
-    return Cohort.learners.through.objects.filter(cohort=cohort).values("user_id")
+    """The cohort's learner ids as a subquery. Staff accounts (an instructor trying the
+    quizzes) are left out of every figure."""
+    return Cohort.learners.through.objects.filter(cohort=cohort, user__is_staff=False).values(
+        "user_id"
+    )
 
 
 def cohort_attempts(*, cohort: Cohort):
@@ -154,7 +169,9 @@ def cohort_results(
     for question in questions:
         per_phase_total[question.phase_id] += 1
 
-    learners = list(cohort.learners.order_by("username").values_list("id", "username"))
+    learners = list(
+        cohort.learners.filter(is_staff=False).order_by("username").values_list("id", "username")
+    )
     rows = {
         learner_id: LearnerRow(
             learner_id,
@@ -174,15 +191,22 @@ def cohort_results(
         standings = standings.filter(question__phase=phase)
     right = MODE_CORRECT[mode]
 
-    # 1. The learner × phase table, and each learner's total.
-    for learner_id, phase_id, answered, correct in (
+    # 1. The learner × phase table, each learner's total, and the first-try totals per
+    # phase that the item statistics need.
+    first_totals: dict[int, list[int]] = defaultdict(list)
+    for learner_id, phase_id, answered, correct, first in (
         standings.order_by()
         .values_list("learner", "question__phase")
-        .annotate(answered=Count("id"), right=Count("id", filter=Q(**{right: True})))
+        .annotate(
+            answered=Count("id"),
+            right=Count("id", filter=Q(**{right: True})),
+            first=Count("id", filter=Q(first_correct=True)),
+        )
     ):
         row = rows.get(learner_id)
         if row is None or phase_id not in column:
             continue
+        first_totals[phase_id].append(first)
         cell = row.cells[column[phase_id]]
         cell.answered, cell.correct = answered, correct
         row.answered += answered
@@ -233,8 +257,8 @@ def cohort_results(
                 stats.discrimination = (up - low) / group
 
     # 4. Which options were picked and which mentions missed, in the answers as given.
-    choice_ids = [q.pk for q in questions if q.current_revision.kind != "free"]
-    free_ids = [q.pk for q in questions if q.current_revision.kind == "free"]
+    choice_ids = [q.pk for q in questions if q.current_revision.kind != QuestionKind.FREE]
+    free_ids = [q.pk for q in questions if q.current_revision.kind == QuestionKind.FREE]
     if mode in MODE_ATTEMPT:
         via = MODE_ATTEMPT[mode].removesuffix("_attempt")
         patterns = standings.filter(question__in=choice_ids + free_ids).values_list(
@@ -259,7 +283,7 @@ def cohort_results(
         for key in pattern:
             stats.picks[key] = stats.picks.get(key, 0) + n
     for question in questions:
-        if question.current_revision.kind == "free":
+        if question.current_revision.kind == QuestionKind.FREE:
             items[question.pk].mention_misses = [
                 (" / ".join(alternatives), misses[question.pk].get(index, 0))
                 for index, alternatives in enumerate(question.current_revision.expected)
@@ -278,6 +302,18 @@ def cohort_results(
         done = sum(row.cells[index].answered for row in rows.values())
         completion.append((phase_obj, done / possible if possible else 0.0))
 
+    phase_totals = {
+        phase_id: Totals(len(values), sum(values), sum(v * v for v in values))
+        for phase_id, values in first_totals.items()
+    }
+    reliabilities = item_statistics(
+        standings=standings,
+        phases=shown_phases,
+        questions=questions,
+        items=items,
+        phase_totals=phase_totals,
+    )
+
     return CohortResults(
         cohort=cohort,
         mode=mode,
@@ -289,6 +325,7 @@ def cohort_results(
         items=[items[q.pk] for q in questions],
         histogram=histogram,
         completion=completion,
+        reliabilities=reliabilities,
     )
 
 
@@ -301,99 +338,3 @@ def learner_attempts(*, cohort: Cohort, learner_id: int) -> list[Attempt]:
         .prefetch_related("regrades")
         .order_by("-id")
     )
-
-
-def csv_safe(value):
-    """Learner-typed text must not run as a spreadsheet formula."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
-
-
-def export_rows(*, cohort: Cohort):
-    """CSV rows (header first) of every attempt of the cohort, streamed.
-
-    Names come from two small lookups and regrades from one, so the attempts are read
-    in one pass in index order, with no join and no per-row subquery.
-    """
-    learners = dict(cohort.learners.values_list("id", "username"))
-    questions = {
-        pk: (code, number)
-        for pk, code, number in Question.objects.values_list("id", "code", "phase__number")
-    }
-    revisions = dict(QuestionRevision.objects.values_list("id", "number"))
-    regraded = {
-        attempt_id: (correct, score)
-        for attempt_id, correct, score in Regrade.objects.filter(
-            attempt__learner_id__in=cohort_learner_ids(cohort)
-        )
-        .order_by("id")
-        .values_list("attempt_id", "new_correct", "new_score")
-    }
-    yield [
-        "learner",
-        "phase",
-        "question",
-        "attempt",
-        "revision",
-        "answer",
-        "correct",
-        "score",
-        "partial_score",
-        "regraded_correct",
-        "regraded_score",
-        "language",
-        "answered_at",
-    ]
-    rows = (
-        cohort_attempts(cohort=cohort)
-        # The text is pulled out by the database, so no row's JSON is decoded here.
-        .annotate(answer_text=KT("answer__text"))
-        .order_by("learner_id", "question_id", "id")
-        .values_list(
-            "id",
-            "learner_id",
-            "question_id",
-            "revision_id",
-            "pattern",
-            "answer_text",
-            "correct",
-            "score",
-            "partial",
-            "language",
-            "created_at",
-        )
-    )
-    previous, number = None, 0
-    for (
-        pk,
-        learner_id,
-        question_id,
-        revision_id,
-        pattern,
-        text,
-        correct,
-        score,
-        partial,
-        language,
-        created_at,
-    ) in rows.iterator(chunk_size=5000):
-        number = number + 1 if (learner_id, question_id) == previous else 1
-        previous = (learner_id, question_id)
-        code, phase = questions[question_id]
-        regrade = regraded.get(pk)
-        yield [
-            csv_safe(learners.get(learner_id, learner_id)),
-            phase,
-            code,
-            number,
-            revisions[revision_id],
-            csv_safe(text) if text is not None else " ".join(pattern),
-            int(correct),
-            score,
-            partial,
-            "" if regrade is None else int(regrade[0]),
-            "" if regrade is None else regrade[1],
-            language,
-            created_at.isoformat(),
-        ]

@@ -18,7 +18,7 @@ def backfill(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('progress', '0009_draft_logged_out'),
+        ('progress', '0010_draft_logged_out'),
     ]
 
     operations = [

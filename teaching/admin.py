@@ -1,38 +1,40 @@
-"""Admin for instructors: cohorts and their results, attempts (read-only), regrades."""
+"""Admin for instructors: cohorts and their results, attempts, regrades, the users and
+audit events of their cohorts; each instructor sees only their cohorts' people."""
 
 import csv
+import itertools
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.html import escape, format_html
-from django.utils.safestring import mark_safe
+from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from accounts.enums import AuditKind
-from accounts.services import audit_record
+from audit.enums import AuditKind
+from audit.models import AuditEvent
+from audit.services import audit_record
+from portal.admin import ReadOnlyAdminMixin
+from progress.models import Attempt, Regrade
 from quizzes.admin import QuestionAdmin, RevisionInline
 from quizzes.models import Phase, Question
 
-from .models import Attempt, Cohort, Regrade
-from .results import MODES, cohort_results, export_rows, learner_attempts
+from .export import BOM, export_rows
+from .impact import key_changes
+from .item_analysis import min_learners
+from .models import Cohort
+from .scope import CohortScopedAdminMixin, HiddenObjectAdminMixin, TaughtCohortFilter
+from .selectors import MODES, cohort_results, learner_attempts
 from .services import regrade_apply, regrade_plan
 
-
-class ReadOnlyMixin:
-    def has_add_permission(self, request, obj=None):
-        return False
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
-    def has_delete_permission(self, request, obj=None):
-        return False
+LEARNERS_PER_PAGE = 250
 
 
 class Echo:
@@ -42,83 +44,25 @@ class Echo:
         return value
 
 
-LEARNERS_PER_PAGE = 250
-
-
-def learner_rows_html(results, cohort_pk: int, rows) -> str:
-    """The learner × phase table body. Built here rather than in a template loop: a
-    thousand learners × ten phases is ten thousand cells, which the template engine
-    renders several times slower than this. Every learner-typed value is escaped."""
-    total = len(results.questions)
-    width = max(1, len(results.phases)) * 16
-    base = reverse("admin:progress_cohort_learner", args=[cohort_pk, 0])[: -len("0/")]
-    parts = []
-    for row in rows:
-        strip = "".join(
-            f'<rect x="{i * 16}" y="1" width="14" height="10" fill="{cell.fill}"/>'
-            for i, cell in enumerate(row.cells)
-        )
-        cells = "".join(
-            f'<td>{cell.correct}/{cell.total} <span class="answered">({cell.answered})</span></td>'
-            for cell in row.cells
-        )
-        parts.append(
-            f'<tr><th scope="row"><a href="{base}{row.learner_id}/">{escape(row.username)}</a></th>'
-            f"<td>{row.correct} / {total}</td><td>{row.due} / {row.overdue}</td>"
-            f'<td><svg class="strip" width="{width}" height="12" viewBox="0 0 {width} 12" '
-            f'aria-hidden="true">{strip}</svg></td>{cells}</tr>'
-        )
-    return mark_safe("".join(parts))  # noqa: S308 - every interpolated text is escaped
-
-
-def histogram_bars(histogram, height=120, base=130, step=32):
-    """Geometry of the score histogram's SVG bars, computed here, not in the template."""
-    top = max((n for _label, n in histogram), default=0) or 1
-    bars = []
-    for index, (label, n) in enumerate(histogram):
-        h = round(height * n / top)
-        x = index * step
-        bars.append(
-            {
-                "x": x,
-                "mid": x + 14,
-                "y": base - h,
-                "h": h,
-                "label_y": base - h - 3,
-                "label": label,
-                "n": n,
-                "tick": index * 10,
-            }
-        )
-    return bars
-
-
-def completion_bars(completion, row=22, width=300):
-    return [
-        {
-            "phase": phase,
-            "share": share,
-            "w": round(width * share),
-            "y": index * row + 3,
-            "text_y": index * row + 14,
-        }
-        for index, (phase, share) in enumerate(completion)
-    ]
+def phase_from_query(value: str | None) -> Phase | None:
+    """The active phase a `?phase=` value names; anything else means all phases."""
+    if not value or not value.isdigit():
+        return None
+    return Phase.objects.active().filter(number=int(value)).first()
 
 
 @admin.register(Cohort)
-class CohortAdmin(admin.ModelAdmin):
+class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
     list_display = ["name", "learner_count", "created_at", "results_link"]
     search_fields = ["name"]
     filter_horizontal = ["learners", "instructors"]
 
     def get_queryset(self, request):
-        queryset = (
-            super().get_queryset(request).annotate(n_learners=Count("learners", distinct=True))
+        return (
+            Cohort.objects.taught_by(request.user)
+            .annotate(n_learners=Count("learners", distinct=True))
+            .order_by("name")
         )
-        if request.user.is_superuser:
-            return queryset
-        return queryset.filter(instructors=request.user)
 
     @admin.display(description=_("learners"), ordering="n_learners")
     def learner_count(self, cohort):
@@ -126,41 +70,47 @@ class CohortAdmin(admin.ModelAdmin):
 
     @admin.display(description=_("results"))
     def results_link(self, cohort):
-        url = reverse("admin:progress_cohort_results", args=[cohort.pk])
+        url = reverse("admin:teaching_cohort_results", args=[cohort.pk])
         return format_html('<a href="{}">{}</a>', url, _("Results"))
 
     def get_urls(self):
         view = self.admin_site.admin_view
         return [
-            path("<int:pk>/results/", view(self.results_view), name="progress_cohort_results"),
+            path("<int:pk>/results/", view(self.results_view), name="teaching_cohort_results"),
             path(
                 "<int:pk>/results/learner/<int:learner_id>/",
                 view(self.learner_view),
-                name="progress_cohort_learner",
+                name="teaching_cohort_learner",
             ),
             path(
                 "<int:pk>/results/export.csv",
                 view(self.export_view),
-                name="progress_cohort_export",
+                name="teaching_cohort_export",
             ),
             *super().get_urls(),
         ]
 
     def _cohort(self, request, pk) -> Cohort:
+        # Another instructor's cohort is a 404, as if it did not exist.
         cohort = get_object_or_404(self.get_queryset(request), pk=pk)
         if not self.has_view_permission(request, cohort):
             raise Http404
         return cohort
 
+    def _context(self, request, cohort, title) -> dict:
+        return {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "original": cohort,
+            "title": title,
+        }
+
     def results_view(self, request, pk):
         cohort = self._cohort(request, pk)
-        phase = None
-        if request.GET.get("phase"):
-            phase = Phase.objects.active().filter(number=request.GET["phase"]).first()
         results = cohort_results(
             cohort=cohort,
             mode=request.GET.get("mode", "latest"),
-            phase=phase,
+            phase=phase_from_query(request.GET.get("phase")),
             sort=request.GET.get("sort", "learner"),
         )
         # Every figure covers the whole cohort; only the learner table is paged.
@@ -168,52 +118,52 @@ class CohortAdmin(admin.ModelAdmin):
         query = request.GET.copy()
         query.pop("page", None)
         context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "original": cohort,
-            "title": _("Results: %(cohort)s") % {"cohort": cohort.name},
+            **self._context(request, cohort, _("Results: %(cohort)s") % {"cohort": cohort.name}),
             "results": results,
             "modes": MODES,
             "all_phases": Phase.objects.active().order_by("number"),
-            "histogram_bars": histogram_bars(results.histogram),
-            "completion_bars": completion_bars(results.completion),
-            "completion_height": 22 * len(results.completion) + 4,
-            "learner_rows": learner_rows_html(results, cohort.pk, page.object_list),
             "page": page,
             "query": query.urlencode(),
+            "min_learners": min_learners(),
         }
-        return TemplateResponse(request, "admin/progress/cohort/results.html", context)
+        return TemplateResponse(request, "admin/teaching/cohort/results.html", context)
 
     def learner_view(self, request, pk, learner_id):
         cohort = self._cohort(request, pk)
         learner = get_object_or_404(cohort.learners.all(), pk=learner_id)
+        title = _("%(learner)s in %(cohort)s") % {
+            "learner": learner.get_username(),
+            "cohort": cohort.name,
+        }
         context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "original": cohort,
-            "title": _("%(learner)s in %(cohort)s")
-            % {"learner": learner.get_username(), "cohort": cohort.name},
+            **self._context(request, cohort, title),
             "learner": learner,
             "attempts": learner_attempts(cohort=cohort, learner_id=learner.pk),
         }
-        return TemplateResponse(request, "admin/progress/cohort/learner.html", context)
+        return TemplateResponse(request, "admin/teaching/cohort/learner.html", context)
 
     def export_view(self, request, pk):
         cohort = self._cohort(request, pk)
         writer = csv.writer(Echo())
         rows = (writer.writerow(row) for row in export_rows(cohort=cohort))
+        if request.GET.get("bom") == "1":
+            rows = itertools.chain([BOM], rows)
         response = StreamingHttpResponse(rows, content_type="text/csv; charset=utf-8")
         name = slugify(cohort.name) or f"cohort-{cohort.pk}"
         response["Content-Disposition"] = f'attachment; filename="{name}-attempts.csv"'
         return response
 
 
+class AttemptCohortFilter(TaughtCohortFilter):
+    cohort_path = "learner__cohorts"
+
+
 @admin.register(Attempt)
-class AttemptAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class AttemptAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     """Attempts are evidence: nobody edits or deletes them, superusers included."""
 
     list_display = ["created_at", "learner", "question", "revision_number", "correct", "score"]
-    list_filter = ["correct", "language", "question__phase"]
+    list_filter = ["correct", "language", "question__phase", AttemptCohortFilter]
     list_select_related = ["learner", "question", "revision"]
     search_fields = ["learner__username", "question__code"]
     date_hierarchy = "created_at"
@@ -224,18 +174,61 @@ class AttemptAdmin(ReadOnlyMixin, admin.ModelAdmin):
 
 
 @admin.register(Regrade)
-class RegradeAdmin(ReadOnlyMixin, admin.ModelAdmin):
+class RegradeAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+    scope_path = "attempt__learner"
     list_display = [
         "created_at",
-        "attempt",
-        "revision",
-        "old_correct",
-        "new_correct",
-        "old_score",
-        "new_score",
+        "learner",
+        "question",
+        "kind",
+        "verdict_change",
         "by",
     ]
-    list_select_related = ["attempt", "revision__question", "by"]
+    list_filter = ["kind"]
+    list_select_related = ["attempt__learner", "attempt__question", "by"]
+
+    @admin.display(description=_("learner"), ordering="attempt__learner__username")
+    def learner(self, entry):
+        return entry.attempt.learner
+
+    @admin.display(description=_("question"), ordering="attempt__question__code")
+    def question(self, entry):
+        return entry.attempt.question.code
+
+    @admin.display(description=_("old → new verdict"))
+    def verdict_change(self, entry):
+        def word(correct):
+            return _("right") if correct else _("wrong")
+
+        return f"{word(entry.old_correct)} → {word(entry.new_correct)}"
+
+
+class UserCohortFilter(TaughtCohortFilter):
+    cohort_path = "cohorts"
+
+
+admin.site.unregister(get_user_model())
+
+
+@admin.register(get_user_model())
+class ScopedUserAdmin(CohortScopedAdminMixin, UserAdmin):
+    """Django's user admin, limited for instructors to their cohorts' learners."""
+
+    scope_path = "pk"
+    list_filter = [*UserAdmin.list_filter, UserCohortFilter]
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+    """The audit log. An instructor sees only events of their cohorts' learners (and
+    their own): no one else's logins, failures or addresses."""
+
+    scope_path = "user"
+    list_display = ["created_at", "kind", "user", "subject", "ip_address", "detail"]
+    list_filter = ["kind"]
+    list_select_related = ["user"]
+    search_fields = ["subject", "user__username"]
+    date_hierarchy = "created_at"
 
 
 class RevisionWithAttemptsInline(RevisionInline):
@@ -261,6 +254,28 @@ class QuestionWithProgressAdmin(QuestionAdmin):
     inlines = [RevisionWithAttemptsInline]
     actions = ["regrade"]
 
+    def get_urls(self):
+        view = self.admin_site.admin_view(self.key_changes_view)
+        return [
+            path("key-changes/", view, name="teaching_question_key_changes"),
+            *super().get_urls(),
+        ]
+
+    def key_changes_view(self, request):
+        """Questions whose key changed while attempts stand on older revisions, each
+        with a dry-run regrade one click away (the action's confirmation page)."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            "opts": self.model._meta,
+            "title": _("Key changes with attempts on older revisions"),
+            "changes": key_changes(),
+            "can_regrade": self.has_run_regrade_permission(request),
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/teaching/key_changes.html", context)
+
     def has_run_regrade_permission(self, request):
         return request.user.has_perm("progress.run_regrade")
 
@@ -273,10 +288,11 @@ class QuestionWithProgressAdmin(QuestionAdmin):
                 "opts": self.model._meta,
                 "title": _("Regrade: what would change"),
                 "plan": plan,
+                "changes": key_changes(questions=queryset),
                 "questions": queryset,
                 "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
             }
-            return TemplateResponse(request, "admin/progress/regrade_confirm.html", context)
+            return TemplateResponse(request, "admin/teaching/regrade_confirm.html", context)
         written = regrade_apply(plan=plan, by=request.user)
         audit_record(
             kind=AuditKind.REGRADE_RUN,

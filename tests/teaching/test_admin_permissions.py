@@ -7,10 +7,9 @@ from django.contrib.auth.models import Group
 from accounts.enums import AuditKind
 from accounts.models import AuditEvent, Invite
 from accounts.services import invite_create
-from progress.models import Attempt, Cohort
-from tests.factories import PASSWORD, UserFactory
-
-from .test_results import answer
+from progress.models import Attempt
+from teaching.models import Cohort
+from tests.factories import PASSWORD, UserFactory, answer
 
 pytestmark = pytest.mark.django_db
 
@@ -23,8 +22,12 @@ def instructor(db):
 
 
 @pytest.fixture
-def attempt(seeds_imported):
-    return answer(UserFactory(username="ana"), "q-10-01", keys=["B"])
+def attempt(seeds_imported, instructor):
+    ana = UserFactory(username="ana")
+    cohort = Cohort.objects.create(name="Taught")
+    cohort.instructors.add(instructor)
+    cohort.learners.add(ana)
+    return answer(ana, "q-10-01", keys=["B"])
 
 
 def test_instructors_group_has_exactly_the_planned_permissions(db):
@@ -82,7 +85,7 @@ def test_instructor_sees_only_their_cohorts(client, instructor):
     Cohort.objects.create(name="Theirs")
     client.force_login(instructor)
 
-    html = client.get("/admin/progress/cohort/").content.decode()
+    html = client.get("/admin/teaching/cohort/").content.decode()
 
     assert ">Mine<" in html
     assert ">Theirs<" not in html
@@ -116,6 +119,9 @@ def test_redeeming_a_cohort_invite_makes_a_member(client, db):
 def test_instructor_cannot_edit_quiz_content_or_users(client, instructor, seeds_imported):
     client.force_login(instructor)
     learner = UserFactory(username="ana")
+    cohort = Cohort.objects.create(name="Taught")
+    cohort.instructors.add(instructor)
+    cohort.learners.add(learner)
 
     assert client.get("/admin/quizzes/question/add/").status_code == 403
     assert (
@@ -127,11 +133,11 @@ def test_instructor_cannot_edit_quiz_content_or_users(client, instructor, seeds_
 def test_audit_log_is_read_only_and_filterable(admin_client, db):
     AuditEvent.objects.create(kind=AuditKind.LOGIN, subject="ana")
 
-    listing = admin_client.get("/admin/accounts/auditevent/?kind=login")
+    listing = admin_client.get("/admin/audit/auditevent/?kind=login")
 
     assert listing.status_code == 200
     assert "ana" in listing.content.decode()
-    assert admin_client.get("/admin/accounts/auditevent/add/").status_code == 403
+    assert admin_client.get("/admin/audit/auditevent/add/").status_code == 403
     event = AuditEvent.objects.get(subject="ana")
     event.subject = "changed"
     with pytest.raises(ValueError, match="append-only"):

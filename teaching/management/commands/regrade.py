@@ -2,10 +2,10 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from accounts.enums import AuditKind
-from accounts.services import audit_record
-from progress.services import regrade_apply, regrade_plan
+from audit.enums import AuditKind
+from audit.services import audit_record
 from quizzes.models import Question
+from teaching.services import regrade_apply, regrade_plan
 
 
 class Command(BaseCommand):

@@ -1,0 +1,130 @@
+"""Item statistics for a cohort's results: item–rest correlation, per-option
+point-biserials and KR-20 per phase with KR-20-if-deleted, on first tries.
+
+Per phase, the learners counted are the (non-staff) cohort members who answered any of
+its questions; a question of the phase they did not try counts as not right. The sums
+come from one query with a window function (each learner's first-try total in the
+question's phase), grouped by question and first answer, so the database does the
+work whatever the cohort's size."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import Case, F, IntegerField, Sum, Value, When, Window
+
+from quizzes.enums import QuestionKind
+
+from .statistics import (
+    item_rest_correlation,
+    kr20,
+    kr20_if_deleted,
+    option_point_biserial,
+)
+
+
+def min_learners() -> int:
+    """Below this many learners a figure is shown as "too few to judge"."""
+    return getattr(settings, "RESULTS_MIN_LEARNERS", 10)
+
+
+@dataclass
+class PhaseReliability:
+    phase: object
+    learners: int
+    questions: int
+    alpha: float | None
+    judged: bool
+
+
+def first_try_groups(standings, question_ids) -> dict[int, list[tuple[str, bool, int, int]]]:
+    """{question id: [(first answer pattern, right on first try, learners, sum of their
+    phase totals)]}, in one query."""
+    inner = (
+        standings.filter(question__in=question_ids)
+        .annotate(
+            phase_total=Window(
+                Sum(
+                    Case(
+                        When(first_correct=True, then=Value(1)),
+                        default=Value(0),
+                        output_field=IntegerField(),
+                    )
+                ),
+                partition_by=[F("learner_id"), F("question__phase_id")],
+            )
+        )
+        .order_by()
+        .values("question_id", "first_pattern", "first_correct", "phase_total")
+    )
+    sql, params = inner.query.sql_with_params()
+    groups: dict[int, list] = defaultdict(list)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            # The inner SQL is the ORM's own, its values passed apart as params.
+            "SELECT question_id, first_pattern, first_correct, COUNT(*), SUM(phase_total) "  # noqa: S608
+            f"FROM ({sql}) first_tries GROUP BY question_id, first_pattern, first_correct",
+            params,
+        )
+        for question_id, pattern, right, n, total in cursor.fetchall():
+            groups[question_id].append((pattern, bool(right), n, int(total)))
+    return groups
+
+
+def item_statistics(*, standings, phases, questions, items, phase_totals) -> list[PhaseReliability]:
+    """Fill each ItemStats' item–rest correlation, option point-biserials and
+    KR-20-if-deleted; return each shown phase's KR-20."""
+    groups = first_try_groups(standings, [q.pk for q in questions])
+    enough = min_learners()
+    by_phase: dict[int, list] = defaultdict(list)
+    for question in questions:
+        by_phase[question.phase_id].append(question)
+    reliabilities = []
+    for phase in phases:
+        totals = phase_totals.get(phase.pk)
+        phase_questions = by_phase.get(phase.pk, [])
+        judged = totals is not None and totals.n >= enough
+        rights, right_totals = [], []
+        for question in phase_questions:
+            stats = items[question.pk]
+            stats.judged = judged
+            rows = groups.get(question.pk, [])
+            right = sum(n for _p, ok, n, _t in rows if ok)
+            right_total = sum(t for _p, ok, _n, t in rows if ok)
+            rights.append(right)
+            right_totals.append(right_total)
+            if not judged:
+                continue
+            stats.item_rest = item_rest_correlation(
+                totals=totals, right=right, right_total=right_total
+            )
+            if question.current_revision.kind == QuestionKind.FREE:
+                continue
+            for option in question.current_revision.options:
+                key = option["key"]
+                chosen = [(ok, n, t) for pattern, ok, n, t in rows if key in pattern]
+                stats.option_r[key] = option_point_biserial(
+                    totals=totals,
+                    right=right,
+                    right_total=right_total,
+                    picked=sum(n for _ok, n, _t in chosen),
+                    picked_rest=sum(t - (n if ok else 0) for ok, n, t in chosen),
+                )
+        if judged:
+            for index, question in enumerate(phase_questions):
+                items[question.pk].alpha_if_deleted = kr20_if_deleted(
+                    totals=totals, rights=rights, right_totals=right_totals, index=index
+                )
+        reliabilities.append(
+            PhaseReliability(
+                phase=phase,
+                learners=totals.n if totals else 0,
+                questions=len(phase_questions),
+                alpha=kr20(totals=totals, rights=rights) if judged else None,
+                judged=judged,
+            )
+        )
+    return reliabilities

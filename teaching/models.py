@@ -1,0 +1,43 @@
+"""Cohorts: groups of learners followed by their instructors."""
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class CohortQuerySet(models.QuerySet):
+    def taught_by(self, user):
+        """The cohorts `user` may look at: all for a superuser, else those they teach."""
+        if user.is_superuser:
+            return self
+        return self.filter(instructors=user)
+
+
+class Cohort(models.Model):
+    """A group of learners followed by its instructors."""
+
+    name = models.CharField(_("name"), max_length=150, unique=True)
+    learners = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="cohorts", blank=True, verbose_name=_("learners")
+    )
+    instructors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL,
+        related_name="cohorts_taught",
+        blank=True,
+        verbose_name=_("instructors"),
+    )
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    objects = CohortQuerySet.as_manager()
+
+    class Meta:
+        # The table the model had in progress (its learner and instructor tables follow
+        # the name, progress_cohort_learners and progress_cohort_instructors).
+        db_table = "progress_cohort"
+        ordering = ["name"]
+        verbose_name = _("cohort")
+        verbose_name_plural = _("cohorts")
+
+    def __str__(self) -> str:
+        return self.name
