@@ -93,7 +93,7 @@ def measure(*, questions: list[dict], which: str, known_language: bool, show: bo
                 key=key, text=item["text"], language=item["lang"] if known_language else None
             )
             hand = item["verdict"] == "right"
-            note = f"  {question['question']} [{item['lang']}] hand={item['verdict']}: {item['text']!r}"
+            note = f"  {question['question']} [{item['lang']}] {item['verdict']}: {item['text']!r}"
             overall.add(hand=hand, graded=result.correct, note=note)
             per_lang[item["lang"]].add(hand=hand, graded=result.correct, note=note)
             for index, mark in enumerate(item["marks"][: len(key["expected"])]):
@@ -133,9 +133,12 @@ def time_long_answer(*, questions: list[dict], repeat: int) -> None:
         start = time.perf_counter()
         grade_item(key=key, text=text, language=None)
         timings.append(time.perf_counter() - start)
+    median, fastest = statistics.median(timings) * 1000, min(timings) * 1000
+    # The fastest run is what the code costs; the median adds what the machine's other
+    # work costs (on a shared machine it can be several times the fastest).
     print(
-        f"\n10,000-character answer (language unknown): median {statistics.median(timings) * 1000:.2f} ms,"
-        f" max {max(timings) * 1000:.2f} ms over {repeat} runs"
+        f"\n10,000-character answer (language unknown): median {median:.2f} ms,"
+        f" fastest {fastest:.2f} ms over {repeat} runs"
     )
 
 
@@ -143,7 +146,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--show", action="store_true", help="list the disagreements")
     parser.add_argument("--key", choices=["current", "proposed", "both"], default="both")
-    parser.add_argument("--repeat", type=int, default=50)
+    parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args()
 
     questions = load_set()
