@@ -27,6 +27,7 @@ class Slot:
 
     phrases: tuple[tuple[str, ...], ...]
     plain: bool  # an author's own word, not a vocabulary group: prefixes count
+    number: bool = False  # binds to its neighbour: "2 sigma over 3 steps" is not 3 sigma
 
 
 @dataclass
@@ -87,13 +88,14 @@ def _slots(*, text: str, vocabulary: Vocabulary, stopwords: frozenset[str]) -> t
             n = len(phrase)
             if n > (best[0] if best else 0) and tuple(ws[i : i + n]) == phrase:
                 names = [k for k, v in vocabulary.number_words.items() if v == digits]
-                best = (n, tuple(tuple(k.split()) for k in names))
+                best = (n, tuple(tuple(k.split()) for k in names), True)
         if best:
-            slots.append(Slot(phrases=best[1], plain=False))
+            slots.append(Slot(phrases=best[1], plain=False, number=len(best) > 2))
             i += best[0]
             continue
         if ws[i] not in stopwords or all(w in stopwords for w in ws):
-            slots.append(Slot(phrases=((ws[i],),), plain=not is_number(ws[i])))
+            number = is_number(ws[i])
+            slots.append(Slot(phrases=((ws[i],),), plain=not number, number=number))
         i += 1
     return tuple(slots)
 
@@ -274,7 +276,22 @@ def _negated(reading: Reading, window: Sequence[Occurrence]) -> bool:
     return False
 
 
-def _windows(reading: Reading, per_slot: list[list[Occurrence]]) -> Iterator[list[Occurrence]]:
+def _bound_numbers(reading: Reading, slots: Sequence[Slot], window: list[Occurrence]) -> bool:
+    """A number stands right next to the word it counts (stop words aside), on
+    either side: "3σ", "z > 3", "three standard deviations"."""
+    for k, slot in enumerate(slots):
+        if slot.number and len(slots) > 1:
+            a, b = window[k], window[k + 1 if k + 1 < len(slots) else k - 1]
+            left, right = (a, b) if a.first < b.first else (b, a)
+            gap = reading.content_before[right.first] - reading.content_before[left.last + 1]
+            if gap > 0:
+                return False
+    return True
+
+
+def _windows(
+    reading: Reading, slots: Sequence[Slot], per_slot: list[list[Occurrence]]
+) -> Iterator[list[Occurrence]]:
     """Each placement of all the slots in one clause, in any order, close together;
     found from every occurrence taken as the leftmost."""
     if len(per_slot) == 1:
@@ -283,14 +300,14 @@ def _windows(reading: Reading, per_slot: list[list[Occurrence]]) -> Iterator[lis
     starts = [[o.first for o in occs] for occs in per_slot]
     for j, anchors in enumerate(per_slot):
         for anchor in anchors:
-            window = [anchor]
+            window = [anchor] * len(per_slot)  # in slot order
             for k, occs in enumerate(per_slot):
                 if k == j:
                     continue
                 n = bisect.bisect_right(starts[k], anchor.last)
                 if n == len(occs):
                     break
-                window.append(occs[n])
+                window[k] = occs[n]
             else:
                 last = max(o.last for o in window)
                 clause = reading.clauses[anchor.first]
@@ -301,7 +318,7 @@ def _windows(reading: Reading, per_slot: list[list[Occurrence]]) -> Iterator[lis
                     reading.content_before[o.last + 1] - reading.content_before[o.first]
                     for o in window
                 )
-                if width <= needed + GAP:
+                if width <= needed + GAP and _bound_numbers(reading, slots, window):
                     yield window
 
 
@@ -314,7 +331,7 @@ def locate(reading: Reading, alternatives: tuple[tuple[Slot, ...], ...]) -> Foun
         per_slot = [occurrences(reading, slot) for slot in slots]
         if not all(per_slot):
             continue
-        for window in _windows(reading, per_slot):
+        for window in _windows(reading, slots, per_slot):
             if len(spans) >= MAX_SPANS:
                 break  # enough to show; a long answer's other places change nothing
             negated = _negated(reading, window)
