@@ -4,7 +4,18 @@ from pathlib import Path
 
 import pytest
 
-from quizzes.grading import grade_free, grade_multi, grade_single, normalize
+from quizzes.grading import (
+    GRADER_VERSION,
+    MentionResult,
+    RejectResult,
+    grade,
+    grade_free,
+    grade_multi,
+    grade_single,
+    highlight_html,
+    normalize,
+)
+from quizzes.grading.vocabulary import vocabulary_parse
 from quizzes.loader import load_quiz_set
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "quizzes"
@@ -173,3 +184,207 @@ def test_grade_free_stem_matches_longer_word():
 )
 def test_normalize(text, expected):
     assert normalize(text) == expected
+
+
+# The matcher's rules (issue 11), one at a time, on plain keys.
+
+
+def mention(expected, answer, **kwargs):
+    return grade_free(expected=[expected], pass_mentions=None, answer=answer, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("answer", "language"),
+    [
+        ("gradientes grandes", "es"),
+        ("larger gradients", "en"),
+        ("Larger gradients", None),
+        ("huge grads", None),
+        ("un gradiente enorme", None),
+    ],
+)
+def test_grade_free_stems_and_vocabulary_find_large_gradient(answer, language):
+    result = mention(["large gradient"], answer, language=language)
+
+    assert (result.correct, result.found) == (True, (0,))
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct", "typos"),
+    [
+        ("identiy", True, (("identiy", "identity"),)),
+        ("indentidad", True, (("indentidad", "identidad"),)),
+        ("zebrawrod", True, (("zebrawrod", "zebraword"),)),
+        ("zebra word", True, ()),
+        ("identify", False, ()),
+        ("identical", False, ()),
+        ("entity", False, ()),
+        ("density", False, ()),
+    ],
+)
+def test_grade_free_typos_are_bounded_and_reported(answer, correct, typos):
+    result = mention(["identity", "identidad", "zebraword"], answer)
+
+    assert result.correct is correct
+    assert result.mentions[0].typos == typos
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer"),
+    [(["row"], "rwo"), (["mean"], "meen"), (["10"], "100"), (["3"], "8"), (["three"], "there")],
+)
+def test_grade_free_no_typo_on_short_words_or_numbers(expected, answer):
+    result = mention(expected, answer)
+
+    assert (result.correct, result.mentions[0].status) == (False, "missed")
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct"),
+    [
+        ("the mean of the rolling window", True),
+        ("rolling mean", True),
+        ("a rolling window whose mean", True),
+        ("rolling stones and, later, a mean", False),  # another clause
+        ("rolling over the data five times then taking a mean", False),  # too far apart
+    ],
+)
+def test_grade_free_words_of_a_mention_in_any_order_within_a_window(answer, correct):
+    assert mention(["rolling mean"], answer).correct is correct
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("it is not the identity path", "negated"),
+        ("it doesn't use the identity", "negated"),
+        ("never the identity", "negated"),
+        ("non-identity", "negated"),
+        ("no es por la identidad", "negated"),
+        ("ni la identidad ni nada", "negated"),
+        ("sin identidad", "negated"),
+        ("not the norm, because the identity path", "found"),
+        ("No, it is the identity", "found"),
+    ],
+)
+def test_grade_free_negation_in_the_same_clause_counts_as_not_found(answer, status):
+    result = mention(["identity", "identidad"], answer)
+
+    assert result.mentions[0].status == status
+    assert result.correct is (status == "found")
+    assert result.negated == ((0,) if status == "negated" else ())
+    assert result.missed == (() if status == "found" else (0,))
+
+
+def test_grade_free_negation_inside_a_mention():
+    result = mention(["large gradient"], "the gradient is not large")
+
+    assert (result.correct, result.mentions[0].status) == (False, "negated")
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct"),
+    [
+        ("3σ", True),
+        ("3 std above the mean", True),
+        ("three standard deviations", True),
+        ("tres desviaciones típicas", True),
+        ("three-sigma", True),
+        ("z > 3", True),
+        ("mean + 3*std", True),
+        ("2 sigma", False),
+        ("13σ", False),
+        ("3.5 sigma", False),
+        ("2 sigma over 3 steps", False),
+        ("the standard deviation", False),
+    ],
+)
+def test_grade_free_vocabulary_numbers_and_sigma(answer, correct):
+    assert mention(["3 sigma"], answer).correct is correct
+
+
+def test_grade_free_reject_makes_the_answer_wrong_and_says_why():
+    result = grade_free(
+        expected=[["3 sigma"]],
+        pass_mentions=None,
+        answer="2 sigma, or 3 sigma",
+        reject=[["2 sigma", "two sigma"]],
+    )
+
+    assert (result.correct, result.found, result.score) == (False, (0,), 1.0)
+    assert result.rejected == (
+        RejectResult(index=0, alternative="2 sigma", spans=((0, 1), (2, 7)), typos=()),
+    )
+
+
+def test_grade_free_negated_reject_does_not_count():
+    result = grade_free(
+        expected=[["3 sigma"]],
+        pass_mentions=None,
+        answer="not 2 sigma but 3 sigma",
+        reject=["2 sigma"],
+    )
+
+    assert (result.correct, result.rejected) == (True, ())
+
+
+def test_grade_free_spans_point_into_the_original_text():
+    answer = "Pues: la IDÉNTIDAD, claro"
+
+    result = mention(["identidad"], answer)
+
+    assert result.mentions[0] == MentionResult(index=0, status="found", spans=((9, 18),))
+    assert answer[9:18] == "IDÉNTIDAD"
+
+
+@pytest.mark.parametrize(
+    ("language", "spanish", "english"),
+    [("en", False, True), ("es", True, False), (None, True, True)],
+)
+def test_grade_free_language_unknown_uses_both_stemmers(language, spanish, english):
+    es = mention(["normalizar"], "activaciones normalizadas", language=language)
+    en = mention(["normalize"], "normalization", language=language)
+
+    assert (es.correct, en.correct) == (spanish, english)
+
+
+def test_grade_entry_point_passes_reject_and_language():
+    result = grade(
+        kind="free",
+        correct_keys=(),
+        expected=[["identity"]],
+        pass_mentions=None,
+        text="identity matrix init",
+        reject=[["identity matrix"]],
+        language="en",
+    )
+
+    assert (result.correct, [r.index for r in result.rejected]) == (False, [0])
+    assert GRADER_VERSION == 2
+
+
+def test_highlight_html_escapes_everything_but_the_marks():
+    text = "<script>alert(1)</script> identity & co"
+
+    html = highlight_html(text=text, spans=[(26, 34), (30, 34), (100, 120)])
+
+    assert html == ("&lt;script&gt;alert(1)&lt;/script&gt; <mark>identity</mark> &amp; co")
+
+
+def test_grade_free_long_answer_is_linear_not_timed():
+    # 10,000 characters with a match in every sentence: the spans are capped, the
+    # verdict is right; the timing is the bench's job (bench/grading_bench.py).
+    sentence = "the rare token's embedding row gets a huge gradient; "
+    answer = (sentence * 200)[:10_000]
+
+    result = grade_free(
+        expected=[["embedding row"], ["large gradient"]], pass_mentions=None, answer=answer
+    )
+
+    assert result.correct is True
+    assert len(result.mentions[0].spans) == 20
+
+
+def test_vocabulary_refuses_a_bare_yaml_boolean():
+    with pytest.raises(ValueError, match="False is not a word"):
+        vocabulary_parse(raw={"negations": {"en": [False]}})

@@ -1,0 +1,164 @@
+"""Grading as pure functions: an answer and a key in, a result that explains itself out.
+
+No database here. The progress app calls these with a revision's key; tests call them
+with plain values. Free text is matched by `matcher` with the shared vocabulary in
+data/grading/vocabulary.yaml; the README's "Grading free text" says how.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .highlight import highlight_html
+from .matcher import find_mentions
+from .text import normalize
+
+# Stored with each attempt: which matcher graded it. 2: stems, typos, windows, negation,
+# vocabulary and reject mentions (issue 11); 1 was the substring matcher.
+GRADER_VERSION = 2
+
+__all__ = [
+    "GRADER_VERSION",
+    "Grade",
+    "MentionResult",
+    "RejectResult",
+    "grade",
+    "grade_free",
+    "grade_multi",
+    "grade_single",
+    "highlight_html",
+    "normalize",
+]
+
+
+@dataclass(frozen=True)
+class MentionResult:
+    """What the grader saw of one expected mention, for feedback that explains itself."""
+
+    index: int  # position of the mention in the key
+    status: str  # "found" | "missed" | "negated"
+    spans: tuple[tuple[int, int], ...] = ()  # (start, end) in the original answer text
+    typos: tuple[tuple[str, str], ...] = ()  # (word as the learner wrote it, expected word)
+
+
+@dataclass(frozen=True)
+class RejectResult:
+    """A reject mention found in the answer: the reason the answer is wrong."""
+
+    index: int  # position of the entry in the key's `reject`
+    alternative: str  # the entry's first phrasing, to name it in the feedback
+    spans: tuple[tuple[int, int], ...] = ()
+    typos: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class Grade:
+    correct: bool
+    score: float  # 1 or 0 for choice questions; mentions found / mentions for free
+    partial: float  # multi: (right - wrong) / correct keys, floored at 0; else = score
+    right_picks: tuple[str, ...] = ()  # chosen keys that are correct
+    wrong_picks: tuple[str, ...] = ()  # chosen keys that are not
+    missed_keys: tuple[str, ...] = ()  # correct keys not chosen
+    found: tuple[int, ...] = ()  # indices of expected mentions found (free)
+    missed: tuple[int, ...] = field(default=())  # indices missed, negated ones included
+    negated: tuple[int, ...] = ()  # indices found only after a negation ("not …")
+    mentions: tuple[MentionResult, ...] = ()  # one per expected mention, in key order
+    rejected: tuple[RejectResult, ...] = ()  # reject mentions found: the answer is wrong
+
+
+def grade_single(*, correct_keys: Sequence[str], chosen: str) -> Grade:
+    right = chosen in correct_keys
+    return Grade(
+        correct=right,
+        score=1.0 if right else 0.0,
+        partial=1.0 if right else 0.0,
+        right_picks=(chosen,) if right else (),
+        wrong_picks=() if right else (chosen,),
+        missed_keys=() if right else tuple(correct_keys),
+    )
+
+
+def grade_multi(*, correct_keys: Sequence[str], chosen: Iterable[str]) -> Grade:
+    chosen_set = set(chosen)
+    correct_set = set(correct_keys)
+    right = sorted(chosen_set & correct_set)
+    wrong = sorted(chosen_set - correct_set)
+    partial = max(0.0, (len(right) - len(wrong)) / len(correct_set)) if correct_set else 0.0
+    exact = chosen_set == correct_set
+    return Grade(
+        correct=exact,
+        score=1.0 if exact else 0.0,
+        partial=round(partial, 4),
+        right_picks=tuple(right),
+        wrong_picks=tuple(wrong),
+        missed_keys=tuple(sorted(correct_set - chosen_set)),
+    )
+
+
+def grade_free(
+    *,
+    expected: Sequence[Sequence[str] | str],
+    pass_mentions: int | None,
+    answer: str,
+    reject: Sequence[Sequence[str] | str] = (),
+    language: str | None = None,
+) -> Grade:
+    """Correct when at least `pass_mentions` mentions (default: all) are found, not
+    negated, and no reject mention is found. Score = mentions found / mentions."""
+    located, rejects = find_mentions(
+        expected=expected, reject=reject, text=answer, language=language
+    )
+    mentions = tuple(
+        MentionResult(index=i, status=f.status, spans=f.spans, typos=f.typos)
+        for i, f in enumerate(located)
+    )
+    rejected = tuple(
+        RejectResult(
+            index=i,
+            alternative=entry if isinstance(entry, str) else str(entry[0]),
+            spans=f.spans,
+            typos=f.typos,
+        )
+        for i, (entry, f) in enumerate(zip(reject, rejects, strict=True))
+        if f.status == "found"
+    )
+    found = tuple(m.index for m in mentions if m.status == "found")
+    needed = pass_mentions or len(expected)
+    score = round(len(found) / len(expected), 4) if expected else 0.0
+    return Grade(
+        correct=bool(expected) and len(found) >= needed and not rejected,
+        score=score,
+        partial=score,
+        found=found,
+        missed=tuple(m.index for m in mentions if m.status != "found"),
+        negated=tuple(m.index for m in mentions if m.status == "negated"),
+        mentions=mentions,
+        rejected=rejected,
+    )
+
+
+def grade(
+    *,
+    kind: str,
+    correct_keys: Sequence[str],
+    expected: Sequence[Sequence[str] | str],
+    pass_mentions: int | None,
+    keys: Sequence[str] = (),
+    text: str = "",
+    reject: Sequence[Sequence[str] | str] = (),
+    language: str | None = None,
+) -> Grade:
+    """Grade one answer against one key, whatever the kind of question. `language` is
+    the answer's ("en", "es") when known; None reads it with both languages' stems."""
+    if kind == "single":
+        return grade_single(correct_keys=correct_keys, chosen=keys[0] if keys else "")
+    if kind == "multi":
+        return grade_multi(correct_keys=correct_keys, chosen=keys)
+    return grade_free(
+        expected=expected,
+        pass_mentions=pass_mentions,
+        answer=text,
+        reject=reject or (),
+        language=language,
+    )

@@ -1,0 +1,74 @@
+"""The shared grading vocabulary (data/grading/vocabulary.yaml), read once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+from .text import LANGUAGES, words
+
+VOCABULARY_FILE = Path(__file__).resolve().parents[2] / "data" / "grading" / "vocabulary.yaml"
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    # Each group: the phrases (tuples of normalised words) that mean the same thing.
+    groups: tuple[tuple[tuple[str, ...], ...], ...]
+    number_words: dict[str, str]  # "three" → "3", "tres" → "3", "3" → "3"
+    clause_breaks: dict[str, frozenset[str]]  # per language
+    negations: dict[str, frozenset[str]]
+    stopwords: dict[str, frozenset[str]]
+    not_typos: tuple[str, ...]
+
+    def for_languages(self, attribute: str, languages: tuple[str, ...]) -> frozenset[str]:
+        table = getattr(self, attribute)
+        return frozenset().union(*(table[lang] for lang in languages))
+
+    def protected(self, word: str) -> bool:
+        """A real word near a key word: never a typo, never matched by its stem."""
+        return any(word.startswith(real) for real in self.not_typos)
+
+
+def _text(entry: object) -> str:
+    # YAML reads a bare `no` or `on` as a boolean: refuse it rather than match "false".
+    if not isinstance(entry, str | int) or isinstance(entry, bool):
+        raise ValueError(f"grading vocabulary: {entry!r} is not a word; put it in quotes")
+    return str(entry)
+
+
+def _per_language(raw: dict | None) -> dict[str, frozenset[str]]:
+    raw = raw or {}
+    return {
+        lang: frozenset(w for entry in raw.get(lang, ()) for w in words(_text(entry)))
+        for lang in LANGUAGES
+    }
+
+
+def vocabulary_parse(*, raw: dict) -> Vocabulary:
+    """Turn the YAML mapping into a Vocabulary; every phrase is read like an answer."""
+    groups = []
+    for group in raw.get("equivalents") or ():
+        phrases = tuple(dict.fromkeys(tuple(words(_text(phrase))) for phrase in group))
+        groups.append(tuple(phrase for phrase in phrases if phrase))
+    number_words = {}
+    for number, names in (raw.get("numbers") or {}).items():
+        digits = str(number)
+        number_words[digits] = digits
+        for name in names:
+            number_words[" ".join(words(_text(name)))] = digits
+    return Vocabulary(
+        groups=tuple(groups),
+        number_words=number_words,
+        clause_breaks=_per_language(raw.get("clause_breaks")),
+        negations=_per_language(raw.get("negations")),
+        stopwords=_per_language(raw.get("stopwords")),
+        not_typos=tuple(" ".join(words(_text(w))) for w in raw.get("not_typos") or ()),
+    )
+
+
+@lru_cache(maxsize=1)
+def vocabulary_load(path: Path = VOCABULARY_FILE) -> Vocabulary:
+    return vocabulary_parse(raw=yaml.safe_load(path.read_text(encoding="utf-8")) or {})
