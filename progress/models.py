@@ -66,6 +66,9 @@ class Attempt(WriteOnce):
     # of a choice answer, the missed mention numbers ("0,2") of a free one.
     pattern = models.CharField(_("answer pattern"), max_length=64, blank=True)
     language = models.CharField(_("language shown"), max_length=5)
+    # Which matcher graded it (quizzes.grading.GRADER_VERSION): a changed matcher never
+    # rewrites old grades; a regrade on request does, as new rows.
+    grader_version = models.PositiveSmallIntegerField(_("grader version"), default=1)
     created_at = models.DateTimeField(_("answered at"), default=timezone.now)
 
     objects = AttemptQuerySet.as_manager()

@@ -9,6 +9,7 @@ from datetime import timedelta
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from quizzes.grading import highlight_html
 from quizzes.models import Phase, Question, QuestionRevision
 
 from .models import Attempt, Draft, LearnerQuestion, ReviewCard
@@ -26,7 +27,12 @@ class OptionFeedback:
 @dataclass(frozen=True)
 class MentionFeedback:
     alternatives: list[str]
-    found: bool
+    status: str  # "found" | "missed" | "negated"
+    typos: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def found(self) -> bool:
+        return self.status == "found"
 
     @property
     def label(self) -> str:
@@ -99,11 +105,34 @@ class QuestionState:
     def mentions_feedback(self) -> list[MentionFeedback]:
         if self.latest is None:
             return []
-        found = set(self.latest.feedback.get("found", []))
-        return [
-            MentionFeedback(list(alternatives), index in found)
-            for index, alternatives in enumerate(self.latest.revision.expected)
+        feedback = self.latest.feedback
+        details = feedback.get("mentions") or []
+        found = set(feedback.get("found", []))
+        result = []
+        for index, alternatives in enumerate(self.latest.revision.expected):
+            if index < len(details):  # graded by a matcher that explains itself
+                detail = details[index]
+                typos = tuple(tuple(pair) for pair in detail.get("typos", []))
+                result.append(MentionFeedback(list(alternatives), detail["status"], typos))
+            else:
+                status = "found" if index in found else "missed"
+                result.append(MentionFeedback(list(alternatives), status))
+        return result
+
+    @property
+    def answer_marked(self) -> str:
+        """The learner's free answer, escaped, with the words that matched marked."""
+        feedback = self.latest.feedback
+        spans = [
+            tuple(span)
+            for item in [*feedback.get("mentions", []), *feedback.get("rejected", [])]
+            for span in item.get("spans", [])
         ]
+        return highlight_html(text=self.latest.text, spans=spans)
+
+    @property
+    def rejected(self) -> list[str]:
+        return [item["alternative"] for item in self.latest.feedback.get("rejected", [])]
 
     @property
     def partial_parts(self) -> dict[str, int]:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from quizzes.enums import QuestionKind
-from quizzes.grading import Grade
+from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import Question, QuestionRevision
 
 from .models import Attempt, Draft, LearnerQuestion
@@ -215,6 +215,16 @@ def grade_feedback(result: Grade) -> dict:
         "missed_keys": list(result.missed_keys),
         "found": list(result.found),
         "missed": list(result.missed),
+        "negated": list(result.negated),
+        # Per mention, what the grader saw, so the feedback can show it in place.
+        "mentions": [
+            {"status": m.status, "spans": [list(s) for s in m.spans], "typos": list(m.typos)}
+            for m in result.mentions
+        ],
+        "rejected": [
+            {"alternative": r.alternative, "spans": [list(s) for s in r.spans]}
+            for r in result.rejected
+        ],
     }
 
 
@@ -238,6 +248,7 @@ def attempt_record(
         feedback=grade_feedback(result),
         pattern=answer_pattern(answer, result),
         language=language,
+        grader_version=GRADER_VERSION,
     )
     try:
         with transaction.atomic():

@@ -178,13 +178,18 @@ class QuestionRevision(WriteOnce):
     def is_free(self) -> bool:
         return self.kind == QuestionKind.FREE
 
-    def grade(self, *, keys: Sequence[str] = (), text: str = "") -> Grade:
-        """Grade an answer against this revision's key: the one way every caller grades."""
+    def grade(
+        self, *, keys: Sequence[str] = (), text: str = "", language: str | None = None
+    ) -> Grade:
+        """Grade an answer against this revision's key: the one way every caller grades.
+        `language` is the answer's when known; None reads it in both languages."""
         return grade(
             kind=self.kind,
             correct_keys=self.correct_keys,
             expected=self.expected,
             pass_mentions=self.pass_mentions,
+            reject=getattr(self, "reject", None) or (),
             keys=keys,
             text=text,
+            language=language,
         )

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from quizzes.enums import QuestionKind
+
 from .highlight import highlight_html
 from .matcher import find_mentions
 from .text import normalize
@@ -151,9 +153,9 @@ def grade(
 ) -> Grade:
     """Grade one answer against one key, whatever the kind of question. `language` is
     the answer's ("en", "es") when known; None reads it with both languages' stems."""
-    if kind == "single":
+    if kind == QuestionKind.SINGLE:
         return grade_single(correct_keys=correct_keys, chosen=keys[0] if keys else "")
-    if kind == "multi":
+    if kind == QuestionKind.MULTI:
         return grade_multi(correct_keys=correct_keys, chosen=keys)
     return grade_free(
         expected=expected,

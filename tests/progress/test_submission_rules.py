@@ -212,3 +212,21 @@ def test_multi_score_explains_itself(seeds_imported, post_answer):
     html = " ".join(post_answer("q-10-02", choice=["A", "D"]).content.decode().split())
 
     assert "Partial score: 0% (1 right − 1 wrong = 0 of 2)" in html
+
+
+def test_free_feedback_marks_matches_in_place_and_says_negated_and_typo(
+    seeds_imported, post_answer
+):
+    from quizzes.grading import GRADER_VERSION
+
+    html = post_answer("q-10-03", text="<script>x</script> it is not the identity path").content
+    html = " ".join(html.decode().split())
+
+    assert "&lt;script&gt;x&lt;/script&gt;" in html
+    assert "<script>x" not in html
+    assert 'class="negated"' in html and "found, but negated:" in html
+    assert Attempt.objects.get().grader_version == GRADER_VERSION
+
+    typo = post_answer("q-10-03", text="the identiy path keeps unit gain").content.decode()
+    assert "<mark>" in typo
+    assert "found despite a typo: “identiy”" in typo
