@@ -89,3 +89,19 @@ def _rate(card: ReviewCard, fsrs_card: Card, attempt: Attempt) -> None:
     card.streak = card.streak + 1 if attempt.correct else 0
     if card.streak >= settings.REVIEW_LEARNED_AFTER:
         card.learned_at = attempt.created_at
+
+
+def review_card_ensure(*, learner_id: int, question_id: int, now: datetime) -> ReviewCard:
+    """A question whose effective verdict is now wrong (a regrade, an instructor's
+    override) comes back for review: due today, as after a wrong answer."""
+    card, created = ReviewCard.objects.select_for_update().get_or_create(
+        learner_id=learner_id,
+        question_id=question_id,
+        defaults={"fsrs": Card(due=now).to_dict(), "due": now, "state": int(Card().state)},
+    )
+    if created:
+        return card
+    if card.learned_at is not None or card.due > now:
+        card.learned_at, card.streak, card.due = None, 0, min(card.due, now)
+        card.save(update_fields=["learned_at", "streak", "due", "updated_at"])
+    return card

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -19,7 +20,7 @@ from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import Question, QuestionRevision
 
 from .models import Attempt, Draft, LearnerQuestion
-from .reviews import review_card_feed
+from .reviews import review_card_ensure, review_card_feed
 from .tokens import BadToken, SubmissionToken, token_read
 
 MAX_ANSWER_CHARS = 10_000
@@ -338,6 +339,10 @@ def learner_question_rebuild(*, pairs=None) -> int:
                     "latest_pattern": items[-1].pattern,
                 },
             )
+            if not grades[-1][0]:  # wrong as it now stands: back into the reviews
+                review_card_ensure(
+                    learner_id=learner_id, question_id=question_id, now=timezone.now()
+                )
     return len(grouped)
 
 
