@@ -27,6 +27,14 @@ class Verdict:
     by_id: int | None = None
     reason: str = ""
 
+    @property
+    def is_regrade(self) -> bool:
+        return self.source == VerdictSource.REGRADE
+
+    @property
+    def is_override(self) -> bool:
+        return self.source == VerdictSource.OVERRIDE
+
 
 class AttemptQuerySet(models.QuerySet):
     def for_learner(self, learner):
@@ -106,7 +114,10 @@ class Attempt(WriteOnce):
     def verdict(self) -> "Verdict":
         """The attempt's effective verdict and where it comes from. Reads
         `self.regrades`; prefetch them when asking for many attempts."""
-        entry = verdict_newest(self.regrades.all())
+        return self.verdict_from(verdict_newest(self.regrades.all()))
+
+    def verdict_from(self, entry) -> "Verdict":
+        """The verdict, given the regrade or override that stands on it (or None)."""
         if entry is None:
             return Verdict(self.correct, self.score, VerdictSource.ANSWER, self.created_at)
         return Verdict(

@@ -12,7 +12,7 @@ from django.utils import timezone
 from quizzes.grading import highlight_html
 from quizzes.models import Phase, Question, QuestionRevision
 
-from .models import Attempt, Draft, LearnerQuestion, ReviewCard
+from .models import Attempt, Draft, LearnerQuestion, Regrade, ReviewCard, Verdict
 from .reviews import day_end, day_start
 
 
@@ -61,6 +61,30 @@ class QuestionState:
     card: ReviewCard | None = None
     # What the form starts from when nothing was kept: the previous free answer.
     prefill: dict | None = None
+    # The regrade or override that stands on the latest attempt, if any.
+    verdict_entry: Regrade | None = None
+
+    @property
+    def grading(self) -> dict:
+        """What the grader found (picks, mentions), as it now stands."""
+        entry = self.verdict_entry
+        if entry is not None and entry.new_feedback:
+            return entry.new_feedback
+        return self.latest.feedback
+
+    @property
+    def partial(self) -> float:
+        entry = self.verdict_entry
+        if entry is not None and entry.new_partial is not None:
+            return entry.new_partial
+        return self.latest.partial
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The latest attempt's effective verdict: what every page shows."""
+        if self.latest is None:
+            return None
+        return self.latest.verdict_from(self.verdict_entry)
 
     @property
     def review_note(self) -> dict | None:
@@ -96,8 +120,12 @@ class QuestionState:
         if self.latest is None:
             return []
         picked = set(self.latest.keys)
+        # After a regrade, which options are right is the regrade's key's say.
+        entry = self.verdict_entry
+        keyed = entry.revision if entry is not None and entry.revision_id else None
+        right = {o["key"] for o in (keyed or self.latest.revision).options if o.get("correct")}
         return [
-            OptionFeedback(o["key"], o["text"], o["key"] in picked, bool(o.get("correct")))
+            OptionFeedback(o["key"], o["text"], o["key"] in picked, o["key"] in right)
             for o in self.latest.revision.options
         ]
 
@@ -105,7 +133,7 @@ class QuestionState:
     def mentions_feedback(self) -> list[MentionFeedback]:
         if self.latest is None:
             return []
-        feedback = self.latest.feedback
+        feedback = self.grading
         details = feedback.get("mentions") or []
         found = set(feedback.get("found", []))
         result = []
@@ -122,7 +150,7 @@ class QuestionState:
     @property
     def answer_marked(self) -> str:
         """The learner's free answer, escaped, with the words that matched marked."""
-        feedback = self.latest.feedback
+        feedback = self.grading
         spans = [
             tuple(span)
             for item in [*feedback.get("mentions", []), *feedback.get("rejected", [])]
@@ -132,13 +160,13 @@ class QuestionState:
 
     @property
     def rejected(self) -> list[str]:
-        return [item["alternative"] for item in self.latest.feedback.get("rejected", [])]
+        return [item["alternative"] for item in self.grading.get("rejected", [])]
 
     @property
     def partial_parts(self) -> dict[str, int]:
         """A multiple-answer score explained: right picks − wrong picks, of the right keys."""
-        right = len(self.latest.feedback.get("right_picks", []))
-        wrong = len(self.latest.feedback.get("wrong_picks", []))
+        right = len(self.grading.get("right_picks", []))
+        wrong = len(self.grading.get("wrong_picks", []))
         total = len(self.latest.revision.correct_keys)
         return {"right": right, "wrong": wrong, "net": max(right - wrong, 0), "total": total}
 
@@ -179,9 +207,7 @@ def phase_states(*, learner, phase: Phase) -> list[QuestionState]:
     Three queries: questions, standings (with their latest attempts), drafts."""
     questions = phase_questions(phase=phase)
     states = {q.pk: QuestionState(question=q) for q in questions}
-    for standing in _standings(learner=learner, questions=questions):
-        state = states[standing.question_id]
-        state.tries, state.latest = standing.attempts, standing.latest_attempt
+    _standings_attach(states=states, standings=_standings(learner=learner, questions=questions))
     _drafts_attach(learner=learner, states=states)
     ordered = [states[q.pk] for q in questions]
     for state, following in zip(ordered, ordered[1:], strict=False):
@@ -200,6 +226,23 @@ def _drafts_attach(*, learner, states: dict[int, QuestionState]) -> None:
             states[question_id].draft = answer
 
 
+def _standings_attach(*, states: dict[int, QuestionState], standings) -> None:
+    """Each state's tries and latest attempt, and the regrade or override standing on
+    it. A standing keeps the effective grade, so only where it differs from the
+    attempt's own grade is there an entry to read: no query in the common case."""
+    differ = {}
+    for standing in standings:
+        state = states[standing.question_id]
+        state.tries, state.latest = standing.attempts, standing.latest_attempt
+        attempt = standing.latest_attempt
+        if (standing.latest_correct, standing.latest_score) != (attempt.correct, attempt.score):
+            differ[attempt.pk] = state
+    if differ:
+        entries = Regrade.objects.filter(attempt_id__in=list(differ)).select_related("revision")
+        for attempt_id, entry in entries.newest_by_attempt().items():
+            differ[attempt_id].verdict_entry = entry
+
+
 def question_state(*, learner, question: Question, with_card: bool = False) -> QuestionState:
     """One question's state, for the HTMX fragments; `with_card` also reads its review
     card, for the feedback right after an answer."""
@@ -214,13 +257,9 @@ def question_state(*, learner, question: Question, with_card: bool = False) -> Q
     card = (
         ReviewCard.objects.filter(learner=learner, question=question).first() if with_card else None
     )
-    return QuestionState(
-        question=question,
-        tries=standing.attempts if standing else 0,
-        latest=standing.latest_attempt if standing else None,
-        next_code=following,
-        card=card,
-    )
+    state = QuestionState(question=question, next_code=following, card=card)
+    _standings_attach(states={question.pk: state}, standings=[standing] if standing else [])
+    return state
 
 
 def _standings(*, learner, questions):
@@ -269,6 +308,7 @@ def attempt_history(*, learner, limit: int = HISTORY_LIMIT) -> list[Attempt]:
     return list(
         Attempt.objects.for_learner(learner)
         .select_related("question", "revision", "question__phase")
+        .prefetch_related("regrades")
         .order_by("-created_at", "-id")[:limit]
     )
 

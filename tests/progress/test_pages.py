@@ -144,7 +144,7 @@ def test_my_progress_runs_fixed_queries(
         answer(learner, code, keys=["B"], text="nothing", n=1)
         answer(learner, code, keys=["A"], text="zebraword", n=1)
 
-    with django_assert_num_queries(9):  # … and the review forecast
+    with django_assert_num_queries(10):  # … the review forecast, the history's regrades
         response = learner_client.get("/progress/")
 
     html = " ".join(response.content.decode().split())

@@ -1,0 +1,60 @@
+"""One verdict everywhere: after a regrade, every learner page shows the effective one."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from progress.models import ReviewCard
+from tests.factories import answer
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def regraded_wrong(seeds_imported, learner):
+    """ana answered q-10-01 right; the key moves from B to A and the regrade runs."""
+    answer(learner, "q-10-01", keys=["B"])
+    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text().replace(
+        "equivalente a fp32\n        correct: true\n", "equivalente a fp32\n", 1
+    )
+    text = text.replace(
+        "dando valores de gradiente más precisos\n",
+        "dando valores de gradiente más precisos\n        correct: true\n",
+        1,
+    )
+    path.write_text(text, "utf-8")
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+    call_command("regrade", "q-10-01", stdout=StringIO())
+
+
+def _text(response) -> str:
+    return " ".join(response.content.decode().split())
+
+
+def test_card_shows_the_regraded_verdict_with_a_note(regraded_wrong, learner_client):
+    html = _text(learner_client.get("/phase/10/"))
+    card = html[html.index('id="q-10-01"') : html.index('id="q-10-02"')]
+
+    assert "Not quite" in card
+    assert "Right</h3>" not in card
+    assert "Regraded on " in card and "the answer key changed." in card
+    assert "your pick, wrong" in card
+
+
+def test_progress_and_home_agree_with_the_card(regraded_wrong, learner_client):
+    progress = _text(learner_client.get("/progress/"))
+    home = _text(learner_client.get("/"))
+
+    assert "Not quite (regraded)" in progress
+    assert "<td>0 / 5</td>" in progress  # the phase's score counts it wrong
+    assert "Right" not in progress.split("History", 1)[1]
+    assert 'id="correct-10">0 of 5 right</p>' in home
+
+
+def test_regraded_wrong_question_comes_back_into_todays_reviews(regraded_wrong, learner):
+    card = ReviewCard.objects.get(learner=learner, question__code="q-10-01")
+
+    assert card.learned_at is None
+    assert ReviewCard.objects.due_before(card.due.replace(year=card.due.year + 1)).count() == 1
