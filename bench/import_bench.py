@@ -9,6 +9,7 @@ import, a re-import with nothing changed, and one with one file edited. Run with
 
 import argparse
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -121,7 +122,8 @@ def main() -> None:
     write_bank(quiz_dir, args.files, args.questions)
     size = sum(p.stat().st_size for p in quiz_dir.iterdir())
 
-    def timed(label: str) -> tuple[str, float, str]:
+    def timed(label: str) -> tuple[str, float, float, str]:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         done = subprocess.run(
             [*manage, "import_quizzes", str(quiz_dir), "-v1"],
@@ -132,7 +134,9 @@ def main() -> None:
             check=True,
         )
         elapsed = time.perf_counter() - start
-        return label, elapsed, done.stdout.strip().splitlines()[-1]
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        return label, elapsed, cpu, done.stdout.strip().splitlines()[-1]
 
     runs = [timed("first import"), timed("re-import, nothing changed")]
     edited = quiz_dir / f"phase-{1:03d}-bank-1.yaml"
@@ -142,14 +146,16 @@ def main() -> None:
     total = args.files * args.questions
     print(
         f"import_quizzes, {args.files} files × {args.questions} questions = {total:,}, "
-        f"{size / 1e6:.1f} MB of YAML, SQLite, whole process"
+        f"{size / 1e6:.1f} MB of YAML, SQLite, whole process; load average "
+        f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs"
     )
-    print("| run | time | target | result |")
-    print("| --- | --- | --- | --- |")
-    for label, elapsed, summary in runs:
+    # CPU time says what the import costs when other work shares the cores.
+    print("| run | time | CPU time | target | result |")
+    print("| --- | --- | --- | --- | --- |")
+    for label, elapsed, cpu, summary in runs:
         target = TARGETS[label]
         verdict = "ok" if elapsed <= target else "SLOW"
-        print(f"| {label} | {elapsed:.2f} s | ≤ {target:g} s {verdict} | {summary} |")
+        print(f"| {label} | {elapsed:.2f} s | {cpu:.2f} s | ≤ {target:g} s {verdict} | {summary} |")
 
 
 if __name__ == "__main__":
