@@ -32,6 +32,9 @@ class Phase(models.Model):
     title_en = models.CharField(_("title (English)"), max_length=300)
     title_es = models.CharField(_("title (Spanish)"), max_length=300, blank=True)
     source_file = models.CharField(_("source file"), max_length=300)
+    # sha256 of the file (and the rules it was checked by) when last imported: an
+    # unchanged file is not read again.
+    source_hash = models.CharField(_("source hash"), max_length=64, blank=True, default="")
     retired_at = models.DateTimeField(_("retired at"), null=True, blank=True)
 
     objects = PhaseQuerySet.as_manager()
@@ -120,6 +123,11 @@ class QuestionRevision(WriteOnce):
     # [["3σ", "3 sigma"], ["rolling mean"]]: each mention is a list of alternatives.
     expected = models.JSONField(_("expected mentions"), default=list, blank=True)
     pass_mentions = models.PositiveIntegerField(_("mentions needed"), null=True, blank=True)
+    # Mentions that make a free answer wrong, shaped like `expected`.
+    reject = models.JSONField(_("rejected mentions"), default=list, blank=True)
+    # [{"answer": "...", "right": true, "lang": "es"}]: checked by the importer, kept
+    # for instructors.
+    examples = models.JSONField(_("examples"), default=list, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -188,7 +196,7 @@ class QuestionRevision(WriteOnce):
             correct_keys=self.correct_keys,
             expected=self.expected,
             pass_mentions=self.pass_mentions,
-            reject=getattr(self, "reject", None) or (),
+            reject=self.reject or (),
             keys=keys,
             text=text,
             language=language,

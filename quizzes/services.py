@@ -10,10 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
-from .loader import PhaseDoc, QuestionDoc, QuizSet
+from .changes import content_changes, key_changed, revision_content
+from .loader import KnownFile, PhaseDoc, QuestionDoc, QuizSet
 from .models import Phase, Question, QuestionRevision
 
 
@@ -29,11 +30,18 @@ class ImportRefused(Exception):
 class ImportPlan:
     added: list[QuestionDoc] = field(default_factory=list)
     changed: list[QuestionDoc] = field(default_factory=list)
-    unchanged: list[QuestionDoc] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)  # codes
     retired: list[Question] = field(default_factory=list)
     dry_run: bool = False
-    # For changed questions: the revision they had before this import.
+    # For changed questions: the revision they had before this import, and the one they
+    # have after it (None in a dry run when a new revision would be written).
     current_revision_ids: dict[str, int] = field(default_factory=dict)
+    next_revision_ids: dict[str, int | None] = field(default_factory=dict)
+    question_ids: dict[str, int] = field(default_factory=dict)
+    # For changed questions: what changed, in short lines; and those whose key changed,
+    # so that older attempts may be graded differently (`manage.py regrade`).
+    changes: dict[str, list[str]] = field(default_factory=dict)
+    key_changed: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         line = (
@@ -43,9 +51,32 @@ class ImportPlan:
         return f"dry run: {line}" if self.dry_run else line
 
 
-def _revision_from_doc(question: Question, doc: QuestionDoc, number: int) -> QuestionRevision:
+def imported_files() -> dict[str, KnownFile]:
+    """What the database remembers of each active phase's file, for the loader to skip
+    files that have not changed since (two queries, whatever the size of the bank)."""
+    phases = {
+        pk: (name, digest, number)
+        for pk, name, digest, number in Phase.objects.active()
+        .exclude(source_hash="")
+        .values_list("pk", "source_file", "source_hash", "number")
+    }
+    codes: dict[int, list[str]] = {pk: [] for pk in phases}
+    for phase_id, code in (
+        Question.objects.active()
+        .filter(phase__in=list(phases))
+        .order_by("phase", "position")
+        .values_list("phase", "code")
+    ):
+        codes[phase_id].append(code)
+    return {
+        name: KnownFile(file_hash=digest, number=number, codes=tuple(codes[pk]))
+        for pk, (name, digest, number) in phases.items()
+    }
+
+
+def _revision_from_doc(question_id: int, doc: QuestionDoc, number: int) -> QuestionRevision:
     return QuestionRevision(
-        question=question,
+        question_id=question_id,
         number=number,
         content_hash=doc.content_hash,
         kind=doc.kind,
@@ -58,10 +89,13 @@ def _revision_from_doc(question: Question, doc: QuestionDoc, number: int) -> Que
         options=[{"key": o.key, "text": o.text, "correct": o.correct} for o in doc.options],
         expected=[list(mention) for mention in doc.expected],
         pass_mentions=doc.pass_mentions,
+        reject=[list(mention) for mention in doc.reject],
+        examples=[example.content() for example in doc.examples],
     )
 
 
-def _phases_apply(phases: list[PhaseDoc], now) -> dict[int, Phase]:
+def _phases_apply(phases: list[PhaseDoc], keep: set[int], now) -> dict[int, Phase]:
+    """Create or update the phases read; retire those neither read nor kept unchanged."""
     existing = {phase.number: phase for phase in Phase.objects.all()}
     result: dict[int, Phase] = {}
     for doc in phases:
@@ -70,6 +104,7 @@ def _phases_apply(phases: list[PhaseDoc], now) -> dict[int, Phase]:
             "title_en": doc.title["en"],
             "title_es": doc.title.get("es", ""),
             "source_file": doc.file_name,
+            "source_hash": doc.file_hash,
             "retired_at": None,
         }
         phase = existing.pop(doc.number, None)
@@ -80,9 +115,9 @@ def _phases_apply(phases: list[PhaseDoc], now) -> dict[int, Phase]:
                 setattr(phase, name, value)
             phase.save(update_fields=list(values))
         result[doc.number] = phase
-    Phase.objects.filter(pk__in=[p.pk for p in existing.values()], retired_at__isnull=True).update(
-        retired_at=now
-    )
+    Phase.objects.filter(
+        pk__in=[p.pk for n, p in existing.items() if n not in keep], retired_at__isnull=True
+    ).update(retired_at=now)
     return result
 
 
@@ -95,56 +130,95 @@ def quiz_import(*, quiz_set: QuizSet, dry_run: bool = False) -> ImportPlan:
         raise ImportRefused(quiz_set.problems)
     plan = ImportPlan(dry_run=dry_run)
     with transaction.atomic():
+        # Only what placement and retirement need: ten thousand rows read in one go.
         existing = {
-            q.code: q for q in Question.objects.select_related("current_revision").order_by()
+            q.code: q
+            for q in Question.objects.order_by().only(
+                "code", "phase_id", "position", "retired_at", "current_revision_id"
+            )
         }
+        hashes = dict(
+            QuestionRevision.objects.filter(
+                pk__in=Question.objects.values("current_revision")
+            ).values_list("pk", "content_hash")
+        )
         seen: set[str] = set()
+        for skipped in quiz_set.skipped:
+            seen.update(skipped.codes)
+            plan.unchanged.extend(skipped.codes)
         for doc in quiz_set.questions:
             seen.add(doc.code)
             question = existing.get(doc.code)
             if question is None:
                 plan.added.append(doc)
-            elif question.current_revision.content_hash != doc.content_hash:
+            elif hashes.get(question.current_revision_id) != doc.content_hash:
                 plan.changed.append(doc)
                 plan.current_revision_ids[doc.code] = question.current_revision_id
+                plan.question_ids[doc.code] = question.pk
             else:
-                plan.unchanged.append(doc)
+                plan.unchanged.append(doc.code)
         plan.retired = sorted(
             (q for code, q in existing.items() if code not in seen and not q.is_retired),
             key=lambda q: q.code,
         )
-        if dry_run:
-            return plan
-        _plan_apply(plan, quiz_set, existing)
+        _changes_describe(plan, existing)
+        if not dry_run:
+            _plan_apply(plan, quiz_set, existing)
     return plan
+
+
+def _changes_describe(plan: ImportPlan, existing: dict[str, Question]) -> None:
+    """Fill in what changed per question and where each will point after the import."""
+    if not plan.changed:
+        return
+    changed_ids = [existing[doc.code].pk for doc in plan.changed]
+    revisions = QuestionRevision.objects.filter(question__in=changed_ids)
+    earlier = {
+        (r.question_id, r.content_hash): r.pk for r in revisions.only("question", "content_hash")
+    }
+    before = {
+        r.pk: revision_content(r)
+        for r in revisions.filter(pk__in=list(plan.current_revision_ids.values()))
+    }
+    for doc in plan.changed:
+        old = before[plan.current_revision_ids[doc.code]]
+        new = doc.content()
+        plan.changes[doc.code] = content_changes(old, new)
+        if key_changed(old, new):
+            plan.key_changed.append(doc.code)
+        plan.next_revision_ids[doc.code] = earlier.get((existing[doc.code].pk, doc.content_hash))
 
 
 def _plan_apply(plan: ImportPlan, quiz_set: QuizSet, existing: dict[str, Question]) -> None:
     now = timezone.now()
-    phases = _phases_apply(quiz_set.phases, now)
+    phases = _phases_apply(quiz_set.phases, {s.number for s in quiz_set.skipped}, now)
     phase_of = {q.code: phases[p.number] for p in quiz_set.phases for q in p.questions}
 
-    # New questions: the question rows first, then revision 1 of each, then the link.
+    # New questions: the question rows, then revision 1 of each, then one UPDATE that
+    # points each question at its revision 1.
     new_questions = Question.objects.bulk_create(
         [
             Question(code=doc.code, phase=phase_of[doc.code], position=doc.position)
             for doc in plan.added
-        ]
+        ],
+        batch_size=500,
     )
-    revisions = QuestionRevision.objects.bulk_create(
-        [_revision_from_doc(q, doc, 1) for q, doc in zip(new_questions, plan.added, strict=True)]
+    QuestionRevision.objects.bulk_create(
+        [
+            _revision_from_doc(q.pk, doc, 1)
+            for q, doc in zip(new_questions, plan.added, strict=True)
+        ],
+        batch_size=200,
     )
-    for question, revision in zip(new_questions, revisions, strict=True):
-        question.current_revision = revision
+    if new_questions:
+        Question.objects.filter(current_revision__isnull=True).update(
+            current_revision=Subquery(
+                QuestionRevision.objects.filter(question=OuterRef("pk"), number=1).values("pk")
+            )
+        )
 
     # Changed questions: reuse an earlier revision with identical content, else add one.
     changed = [existing[doc.code] for doc in plan.changed]
-    earlier = {
-        (r.question_id, r.content_hash): r
-        for r in QuestionRevision.objects.filter(question__in=changed).only(
-            "id", "question_id", "content_hash"
-        )
-    }
     highest = dict(
         QuestionRevision.objects.filter(question__in=changed)
         .values("question")
@@ -153,18 +227,26 @@ def _plan_apply(plan: ImportPlan, quiz_set: QuizSet, existing: dict[str, Questio
     )
     to_create = []
     for question, doc in zip(changed, plan.changed, strict=True):
-        revision = earlier.get((question.pk, doc.content_hash))
-        if revision is None:
-            revision = _revision_from_doc(question, doc, highest[question.pk] + 1)
-            to_create.append(revision)
-        question.current_revision = revision
-    QuestionRevision.objects.bulk_create(to_create)
+        revision_id = plan.next_revision_ids[doc.code]
+        if revision_id is None:
+            revision = _revision_from_doc(question.pk, doc, highest[question.pk] + 1)
+            to_create.append((question, revision))
+        else:
+            question.current_revision_id = revision_id
+    QuestionRevision.objects.bulk_create([revision for _, revision in to_create])
+    for question, revision in to_create:
+        question.current_revision_id = revision.pk
+    for question in changed:
+        plan.next_revision_ids[question.code] = question.current_revision_id
 
     # Placement (phase, position) and retirement are not content: update in place. Changed
     # questions are written anyway; unchanged ones only if they moved or come back.
-    to_update = changed + new_questions
-    for doc, already in [(d, True) for d in plan.changed] + [(d, False) for d in plan.unchanged]:
-        question = existing[doc.code]
+    to_update = list(changed)
+    changed_codes = {doc.code for doc in plan.changed}
+    for doc in quiz_set.questions:
+        question = existing.get(doc.code)
+        if question is None:
+            continue
         phase = phase_of[doc.code]
         if (
             question.phase_id != phase.pk
@@ -172,11 +254,12 @@ def _plan_apply(plan: ImportPlan, quiz_set: QuizSet, existing: dict[str, Questio
             or question.retired_at is not None
         ):
             question.phase, question.position, question.retired_at = phase, doc.position, None
-            if not already:
+            if doc.code not in changed_codes:
                 to_update.append(question)
     for question in plan.retired:
         question.retired_at = now
         to_update.append(question)
-    Question.objects.bulk_update(
-        to_update, ["current_revision", "phase", "position", "retired_at"], batch_size=500
-    )
+    if to_update:
+        Question.objects.bulk_update(
+            to_update, ["current_revision", "phase", "position", "retired_at"], batch_size=500
+        )

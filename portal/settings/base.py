@@ -197,3 +197,7 @@ REVIEW_SCHEDULER = {
 }
 # Right reviews in a row after which a question counts as learned.
 REVIEW_LEARNED_AFTER = 2
+
+# Who a quiz edit touches, for import_quizzes' report: the quizzes app knows nothing of
+# learners, so the count is the instructors' app's (see docs/quiz-format.md).
+QUIZ_IMPORT_IMPACT = "teaching.impact.import_impact"

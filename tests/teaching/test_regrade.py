@@ -174,9 +174,26 @@ def test_import_impact_counts_learners_and_attempts_on_older_revisions(edited):
     question = Question.objects.get(code="q-10-01")
     answer(edited["ana"], "q-10-01", keys=["A"])  # on the current revision: not counted
 
-    impact = import_impact([question.pk, Question.objects.get(code="q-10-02").pk])
+    other = Question.objects.get(code="q-10-02")
+
+    impact = import_impact(
+        {question.pk: question.current_revision_id, other.pk: other.current_revision_id}
+    )
+    dry_run = import_impact({question.pk: None})  # a new revision: every attempt counts
 
     assert impact == {question.pk: (2, 2)}
+    assert dry_run == {question.pk: (2, 3)}
+
+
+def test_import_says_who_an_edit_touches(seeds_imported):
+    ana, bea = UserFactory(username="ana"), UserFactory(username="bea")
+    answer(ana, "q-10-01", keys=["B"])
+    answer(bea, "q-10-01", keys=["A"])
+
+    out = move_key_from_b_to_a(seeds_imported)
+
+    assert "older revisions: 2 learner(s), 2 attempt(s)" in out
+    assert "manage.py regrade q-10-01" in out
 
 
 def test_key_changes_page_lists_the_edit_with_a_dry_run_one_click_away(client, edited):

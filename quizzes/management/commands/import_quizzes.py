@@ -1,5 +1,6 @@
 """`manage.py import_quizzes`: validate the quiz YAML and apply it in one transaction."""
 
+import gc
 from pathlib import Path
 
 from django.conf import settings
@@ -9,16 +10,34 @@ from django.utils.module_loading import import_string
 from accounts.enums import AuditKind
 from accounts.services import audit_record
 from quizzes.loader import load_quiz_set
-from quizzes.services import ImportRefused, quiz_import
+from quizzes.services import ImportPlan, ImportRefused, imported_files, quiz_import
 
 # Above this many files, the command reports each file as it reads it.
 PROGRESS_FROM_FILES = 10
 
 
+def impact_count(plan: ImportPlan) -> dict[str, tuple[int, int]]:
+    """(learners, attempts) per changed question on the revisions it leaves behind, from
+    the function settings.QUIZ_IMPORT_IMPACT names (quizzes knows nothing of learners)."""
+    path = getattr(settings, "QUIZ_IMPORT_IMPACT", None)
+    if not path or not plan.changed:
+        return {}
+    impact = import_string(path)
+    by_id = impact(
+        {plan.question_ids[d.code]: plan.next_revision_ids[d.code] for d in plan.changed}
+    )
+    return {
+        doc.code: tuple(by_id[plan.question_ids[doc.code]])
+        for doc in plan.changed
+        if plan.question_ids[doc.code] in by_id
+    }
+
+
 class Command(BaseCommand):
     help = (
         "Import quiz YAML files (default: data/quizzes). Every problem in the set is "
-        "listed and nothing is written unless the whole set is valid."
+        "listed and nothing is written unless the whole set is valid. Files unchanged "
+        "since the last import are not read again."
     )
 
     def add_arguments(self, parser):
@@ -36,7 +55,11 @@ class Command(BaseCommand):
             if verbosity >= 1 and total > PROGRESS_FROM_FILES:
                 self.stderr.write(f"[{index}/{total}] {path.name}")
 
-        quiz_set = load_quiz_set(paths, on_file=on_file)
+        quiz_set = load_quiz_set(paths, on_file=on_file, known=imported_files())
+        # Tens of thousands of model instances and no reference cycles: the cyclic
+        # collector would only rescan them (the loader pauses it the same way).
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             plan = quiz_import(quiz_set=quiz_set, dry_run=dry_run)
         except ImportRefused as refused:
@@ -45,28 +68,54 @@ class Command(BaseCommand):
             raise CommandError(
                 f"{len(refused.problems)} problem(s) found; nothing was imported."
             ) from None
+        finally:
+            if collecting:
+                gc.enable()
 
-        if plan.changed and (dry_run or verbosity >= 2):
-            # What the edit touches: attempts stay on the revision they answered.
-            count = import_string(settings.QUIZ_ATTEMPT_COUNTER)
-            attempts = count([plan.current_revision_ids[d.code] for d in plan.changed])
-            self.stdout.write(
-                self.style.MIGRATE_HEADING("Changed (attempts on the current revision):")
-            )
-            for doc in plan.changed:
-                revision_id = plan.current_revision_ids[doc.code]
-                self.stdout.write(f"  {doc.code}: {attempts.get(revision_id, 0)} attempt(s)")
+        impact = impact_count(plan)
+        if plan.changed and verbosity >= 1:
+            self.changed_write(plan, impact)
         if verbosity >= 2:
             for heading, items in (
                 ("Added", [d.code for d in plan.added]),
                 ("Retired", [q.code for q in plan.retired]),
-                ("Unchanged", [d.code for d in plan.unchanged]),
+                ("Unchanged", plan.unchanged),
             ):
                 if items:
                     self.stdout.write(self.style.MIGRATE_HEADING(f"{heading}:"))
                     for code in items:
                         self.stdout.write(f"  {code}")
         if not dry_run:
-            audit_record(kind=AuditKind.IMPORT_RUN, summary=plan.summary(), via="command")
+            audit_record(
+                kind=AuditKind.IMPORT_RUN,
+                summary=plan.summary(),
+                via="command",
+                changes=plan.changes,
+                impact={code: list(counts) for code, counts in impact.items()},
+                regrade=plan.key_changed,
+            )
         if verbosity >= 1:
             self.stdout.write(self.style.SUCCESS(plan.summary()))
+
+    def changed_write(self, plan: ImportPlan, impact: dict[str, tuple[int, int]]) -> None:
+        """Per changed question: attempts on the revision it had, what changed, and who
+        answered an older revision; then the regrade to run when a key changed."""
+        count = import_string(settings.QUIZ_ATTEMPT_COUNTER)
+        attempts = count([plan.current_revision_ids[d.code] for d in plan.changed])
+        self.stdout.write(self.style.MIGRATE_HEADING("Changed (attempts on the current revision):"))
+        for doc in plan.changed:
+            revision_id = plan.current_revision_ids[doc.code]
+            self.stdout.write(f"  {doc.code}: {attempts.get(revision_id, 0)} attempt(s)")
+            for line in plan.changes[doc.code]:
+                self.stdout.write(f"    {line}")
+            if doc.code in impact:
+                learners, answered = impact[doc.code]
+                self.stdout.write(
+                    f"    older revisions: {learners} learner(s), {answered} attempt(s)"
+                )
+        if plan.key_changed:
+            when = "after importing, " if plan.dry_run else ""
+            self.stdout.write(
+                f"Key changed; {when}regrade older attempts with: "
+                f"manage.py regrade {' '.join(plan.key_changed)}"
+            )

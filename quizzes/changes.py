@@ -1,0 +1,95 @@
+"""What changed between two revisions of a question, in a few short English lines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+TEXTS = ("title", "prompt", "explanation")
+
+
+def revision_content(revision) -> dict[str, Any]:
+    """A stored QuestionRevision in the shape of QuestionDoc.content()."""
+    return {
+        "kind": revision.kind,
+        **{name: getattr(revision, f"{name}_texts") for name in TEXTS},
+        "options": revision.options,
+        "expected": revision.expected,
+        "pass_mentions": revision.pass_mentions,
+        "reject": revision.reject,
+        "examples": revision.examples,
+    }
+
+
+def _texts(value: dict[str, str] | None) -> dict[str, str]:
+    return {language: text for language, text in (value or {}).items() if text}
+
+
+def _keys(options: list[dict]) -> list[str]:
+    return [o["key"] for o in options or ()]
+
+
+def _correct(options: list[dict]) -> str:
+    return ", ".join(o["key"] for o in options or () if o.get("correct")) or "none"
+
+
+def _mentions(mentions: list[list[str]] | None) -> list[str]:
+    return [" / ".join(map(str, alternatives)) for alternatives in mentions or ()]
+
+
+def _listed(label: str, old: list[str], new: list[str]) -> list[str]:
+    lines = []
+    added = [m for m in new if m not in old]
+    removed = [m for m in old if m not in new]
+    if added:
+        lines.append(f"{label} added: " + "; ".join(added))
+    if removed:
+        lines.append(f"{label} removed: " + "; ".join(removed))
+    return lines
+
+
+def key_changed(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether an answer could be graded differently: what `regrade` is for."""
+    return (
+        old["kind"] != new["kind"]
+        or _correct(old["options"]) != _correct(new["options"])
+        or _keys(old["options"]) != _keys(new["options"])
+        or _mentions(old["expected"]) != _mentions(new["expected"])
+        or old.get("pass_mentions") != new.get("pass_mentions")
+        or _mentions(old.get("reject")) != _mentions(new.get("reject"))
+    )
+
+
+def content_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+    """Short lines saying how `new` differs from `old` (both shaped like
+    QuestionDoc.content()): the key first, then the wording."""
+    lines = []
+    if old["kind"] != new["kind"]:
+        lines.append(f"kind: {old['kind']} → {new['kind']}")
+    old_keys, new_keys = _keys(old["options"]), _keys(new["options"])
+    lines += _listed("options", old_keys, new_keys)
+    if old_keys and new_keys and _correct(old["options"]) != _correct(new["options"]):
+        lines.append(f"correct: {_correct(old['options'])} → {_correct(new['options'])}")
+    lines += _listed("mentions", _mentions(old["expected"]), _mentions(new["expected"]))
+    if old.get("pass_mentions") != new.get("pass_mentions"):
+        lines.append(f"pass_mentions: {old.get('pass_mentions')} → {new.get('pass_mentions')}")
+    lines += _listed(
+        "rejected mentions", _mentions(old.get("reject")), _mentions(new.get("reject"))
+    )
+    if (old.get("examples") or []) != (new.get("examples") or []):
+        lines.append("examples changed")
+
+    wording = []
+    for name in TEXTS:
+        before, after = _texts(old.get(name)), _texts(new.get(name))
+        languages = [lang for lang in ("en", "es") if before.get(lang) != after.get(lang)]
+        if languages:
+            wording.append(f"{name} ({', '.join(languages)})")
+    old_options = {o["key"]: _texts(o["text"]) for o in old["options"] or ()}
+    for option in new["options"] or ():
+        before = old_options.get(option["key"])
+        if before is not None and before != _texts(option["text"]):
+            wording.append(f"option {option['key']}")
+    if wording:
+        prefix = "text: " if lines else "text only: "
+        lines.append(prefix + ", ".join(wording))
+    return lines

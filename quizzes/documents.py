@@ -1,0 +1,195 @@
+"""The loader's output: plain, validated documents of phases and questions (no database)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with the input, located as precisely as the YAML allows."""
+
+    path: str
+    line: int
+    question: str | None
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.path}:{self.line}"
+        if self.question:
+            return f"{where}: {self.question}: {self.message}"
+        return f"{where}: {self.message}"
+
+
+@dataclass(frozen=True)
+class OptionDoc:
+    key: str
+    text: dict[str, str]
+    correct: bool
+
+
+@dataclass(frozen=True)
+class ExampleDoc:
+    answer: str
+    right: bool
+    lang: str | None = None
+    line: int = 0
+
+    def content(self) -> dict[str, Any]:
+        item: dict[str, Any] = {"answer": self.answer, "right": self.right}
+        if self.lang:
+            item["lang"] = self.lang
+        return item
+
+
+@dataclass(frozen=True)
+class QuestionDoc:
+    code: str
+    kind: str
+    title: dict[str, str]
+    prompt: dict[str, str]
+    explanation: dict[str, str]
+    options: tuple[OptionDoc, ...] = ()
+    expected: tuple[tuple[str, ...], ...] = ()
+    pass_mentions: int | None = None
+    reject: tuple[tuple[str, ...], ...] = ()
+    examples: tuple[ExampleDoc, ...] = ()
+    position: int = 0
+    path: str = ""
+    line: int = 0
+
+    def content(self) -> dict[str, Any]:
+        """What a learner sees and is graded against; its hash decides revisions.
+        Position and phase are not content: moving a question makes no revision."""
+        content = {
+            "kind": self.kind,
+            "title": self.title,
+            "prompt": self.prompt,
+            "explanation": self.explanation,
+            "options": [{"key": o.key, "text": o.text, "correct": o.correct} for o in self.options],
+            "expected": [list(m) for m in self.expected],
+            "pass_mentions": self.pass_mentions,
+        }
+        # Only when present, so questions written before these fields existed keep
+        # their hash and get no new revision.
+        if self.reject:
+            content["reject"] = [list(m) for m in self.reject]
+        if self.examples:
+            content["examples"] = [e.content() for e in self.examples]
+        return content
+
+    @property
+    def content_hash(self) -> str:
+        canonical = json.dumps(self.content(), sort_keys=True, ensure_ascii=False)
+        return hashlib.sha256(canonical.encode()).hexdigest()
+
+    @property
+    def correct_keys(self) -> list[str]:
+        return [o.key for o in self.options if o.correct]
+
+
+@dataclass(frozen=True)
+class PhaseDoc:
+    path: str
+    number: int
+    slug: str
+    title: dict[str, str]
+    questions: tuple[QuestionDoc, ...]
+    # sha256 of the file as read (and of the rules it was checked by); see fileset.py.
+    file_hash: str = ""
+
+    @property
+    def file_name(self) -> str:
+        return Path(self.path).name
+
+
+@dataclass(frozen=True)
+class KnownFile:
+    """A file imported before, as the database remembers it: skipped when unchanged."""
+
+    file_hash: str
+    number: int
+    codes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    path: str
+    file_name: str
+    number: int
+    codes: tuple[str, ...]
+
+
+@dataclass
+class QuizSet:
+    phases: list[PhaseDoc] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    # Files whose bytes match what was last imported: not read, their questions unchanged.
+    skipped: list[SkippedFile] = field(default_factory=list)
+
+    @property
+    def questions(self) -> list[QuestionDoc]:
+        return [q for phase in self.phases for q in phase.questions]
+
+
+def text_doc(value: str | dict[str, str]) -> dict[str, str]:
+    """A validated localized text as {language: text}, without surrounding white space."""
+    if isinstance(value, str):
+        return {"en": value.strip()}
+    return {language: text.strip() for language, text in value.items()}
+
+
+def mentions_doc(raw: list) -> tuple[tuple[str, ...], ...]:
+    return tuple(
+        tuple(str(a).strip() for a in ([mention] if isinstance(mention, str) else mention))
+        for mention in raw
+    )
+
+
+def question_doc(raw: dict, *, position: int, path: str) -> QuestionDoc:
+    """Build a question from a mapping the schema and rules have accepted."""
+    examples = raw.get("examples") or []
+    return QuestionDoc(
+        code=raw["id"],
+        kind=raw["kind"],
+        title=text_doc(raw["title"]),
+        prompt=text_doc(raw["prompt"]) if "prompt" in raw else {},
+        explanation=text_doc(raw["explanation"]),
+        options=tuple(
+            OptionDoc(key=o["key"], text=text_doc(o["text"]), correct=o.get("correct") is True)
+            for o in raw.get("options", ())
+        ),
+        expected=mentions_doc(raw.get("expected", [])),
+        pass_mentions=raw.get("pass_mentions"),
+        reject=mentions_doc(raw.get("reject", [])),
+        examples=tuple(
+            ExampleDoc(
+                answer=e["answer"],
+                right=e["right"],
+                lang=e.get("lang"),
+                line=examples.line_of(i) if hasattr(examples, "line_of") else 0,
+            )
+            for i, e in enumerate(examples)
+        ),
+        position=position,
+        path=path,
+        line=getattr(raw, "line", 0),
+    )
+
+
+def phase_doc(raw: dict, *, path: str, file_hash: str = "") -> PhaseDoc:
+    return PhaseDoc(
+        path=path,
+        number=raw["phase"],
+        slug=raw["slug"],
+        title=text_doc(raw["title"]),
+        questions=tuple(
+            question_doc(q, position=index, path=path)
+            for index, q in enumerate(raw["questions"], start=1)
+        ),
+        file_hash=file_hash,
+    )

@@ -1,0 +1,177 @@
+"""A set of quiz files: which files, which to skip as unchanged, and the rules across files."""
+
+from __future__ import annotations
+
+import errno
+import gc
+import hashlib
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+from . import grading
+from .documents import KnownFile, PhaseDoc, Problem, QuizSet, SkippedFile, phase_doc
+from .rules import example_problems, file_name_problems, question_ids, question_problems
+from .schema import SCHEMA_PATH, schema_problems, type_name
+from .yaml_reader import FileTooLarge, read_bytes, read_document
+
+# Bump when the loader's rules change in a way the schema file does not show, so that
+# files imported under the old rules are read again instead of skipped as unchanged.
+RULES_VERSION = "1"
+SYMLINK = "a symbolic link; quiz files must be regular files in the folder"
+
+
+def collect_files(paths: list[Path]) -> tuple[list[Path], list[Problem]]:
+    """Expand folders to their `*.yaml` files, in a stable order. A symbolic link inside a
+    folder is refused: it could lead anywhere (/etc/passwd, another checkout)."""
+    files: list[Path] = []
+    problems: list[Problem] = []
+    for path in paths:
+        if path.is_dir():
+            for found in sorted(path.glob("*.yaml")):
+                if found.is_symlink():
+                    problems.append(Problem(display_path(found), 1, None, SYMLINK))
+                elif found.is_file():
+                    files.append(found)
+        elif path.is_file():
+            files.append(path)
+        else:
+            problems.append(Problem(str(path), 0, None, "no such file or folder"))
+    # Not resolve(): that would follow a link swapped in after the listing.
+    unique = list(dict.fromkeys(p.absolute() for p in files))
+    return [Path(p) for p in unique], problems
+
+
+def display_path(path: Path) -> str:
+    try:
+        return str(path.absolute().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
+
+
+@cache
+def _rules_salt() -> bytes:
+    """What a file is checked by besides its own bytes: the schema, these rules and the
+    grading its examples run through. A change to any of them reads every file again."""
+    digest = hashlib.sha256(RULES_VERSION.encode())
+    digest.update(SCHEMA_PATH.read_bytes())
+    digest.update(Path(grading.__file__).read_bytes())
+    return digest.digest()
+
+
+def file_hash(raw: bytes) -> str:
+    return hashlib.sha256(_rules_salt() + raw).hexdigest()
+
+
+def load_file(
+    path: Path,
+    problems: list[Problem],
+    ids: list[tuple[str, str, int]],
+    known: dict[str, KnownFile] | None = None,
+) -> PhaseDoc | SkippedFile | None:
+    """Read and check one file; a SkippedFile when `known` says it is unchanged."""
+    shown = display_path(path)
+    try:
+        raw = read_bytes(path)
+    except FileTooLarge as exc:
+        problems.append(Problem(shown, 1, None, f"file is {exc.size} bytes; the limit is 1 MiB"))
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:  # the link appeared after the folder was listed
+            problems.append(Problem(shown, 1, None, SYMLINK))
+        else:
+            problems.append(Problem(shown, 0, None, f"cannot read file: {exc.strerror}"))
+        return None
+    digest = file_hash(raw)
+    before = (known or {}).get(path.name)
+    if before and before.file_hash == digest:
+        ids.extend((code, shown, 0) for code in before.codes)
+        return SkippedFile(shown, path.name, before.number, before.codes)
+
+    data, line, refusal = read_document(raw)
+    if refusal:
+        problems.append(Problem(shown, line, None, refusal))
+        return None
+    if data is None:
+        problems.append(Problem(shown, 1, None, "the file is empty"))
+        return None
+    if not isinstance(data, dict):
+        message = f"the file must be a mapping of fields, not {type_name(data)}"
+        problems.append(Problem(shown, 1, None, message))
+        return None
+    found = schema_problems(data, shown)
+    ids.extend(question_ids(data, shown))
+    if any(p.message.startswith("unknown format") for p in found):
+        problems.extend(found)
+        return None
+    found += file_name_problems(data, path.name, shown) + question_problems(data, shown)
+    if found:
+        problems.extend(sorted(found, key=lambda p: p.line))
+        return None
+    phase = phase_doc(data, path=shown, file_hash=digest)
+    examples = example_problems(phase)
+    problems.extend(examples)
+    return None if examples else phase
+
+
+def _across_files(entries: list[PhaseDoc | SkippedFile], ids, problems: list[Problem]) -> bool:
+    """Phase numbers and question ids unique across files; True if any clash."""
+    before = len(problems)
+    numbers: dict[int, str] = {}
+    for entry in entries:
+        if entry.number in numbers:
+            message = f"phase {entry.number} is also in {numbers[entry.number]}"
+            problems.append(Problem(entry.path, 1, None, message))
+        else:
+            numbers[entry.number] = entry.path
+    first_seen: dict[str, tuple[str, int]] = {}
+    for code, path, line in ids:
+        if code in first_seen:
+            first_path, first_line = first_seen[code]
+            message = f"duplicate question id (first in {first_path}:{first_line})"
+            problems.append(Problem(path, line, code, message))
+        else:
+            first_seen[code] = (path, line)
+    return len(problems) > before
+
+
+def load_quiz_set(
+    paths: list[Path],
+    on_file: Callable[[int, int, Path], None] | None = None,
+    known: dict[str, KnownFile] | None = None,
+) -> QuizSet:
+    """Load and check every file under `paths`, then the rules that span files. Files
+    that `known` (file name → what was last imported) shows unchanged are not read."""
+    # Reading builds hundreds of thousands of small objects and no reference cycles: the
+    # cyclic collector would only rescan them, again and again (a third of the time).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _load_quiz_set(paths, on_file, known)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _load_quiz_set(paths, on_file, known) -> QuizSet:
+    files, problems = collect_files(paths)
+    quiz_set = QuizSet(problems=problems)
+    if not files and not problems:
+        problems.append(Problem(", ".join(str(p) for p in paths), 0, None, "no quiz files found"))
+    ids: list[tuple[str, str, int]] = []
+    entries: list[PhaseDoc | SkippedFile] = []
+    for index, path in enumerate(files, start=1):
+        if on_file:
+            on_file(index, len(files), path)
+        entry = load_file(path, problems, ids, known)
+        if isinstance(entry, SkippedFile):
+            quiz_set.skipped.append(entry)
+        if entry:
+            entries.append(entry)
+    if _across_files(entries, ids, problems) and quiz_set.skipped:
+        # A clash with an unchanged file: read everything, so each message has its line.
+        return _load_quiz_set(paths, on_file=None, known=None)
+    quiz_set.phases = sorted(
+        (e for e in entries if isinstance(e, PhaseDoc)), key=lambda p: p.number
+    )
+    return quiz_set

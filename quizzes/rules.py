@@ -1,0 +1,106 @@
+"""The rules for one quiz file that its JSON Schema cannot say, with located messages."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from typing import Any
+
+from . import grading
+from .documents import PhaseDoc, Problem
+from .schema import id_is_valid
+from .yaml_reader import LineDict, LineList
+
+FILE_NAME = re.compile(r"^phase-(?P<number>\d{2,})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.yaml$")
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+MAX_PHASE = 9999
+OPTION_KEY = re.compile(r"^[A-Z]$")
+EXAMPLE_SHOWN = 40
+
+
+def file_name_problems(data: LineDict, file_name: str, shown: str) -> list[Problem]:
+    """The file name is phase-NN-slug.yaml and agrees with `phase` and `slug` inside."""
+    name = FILE_NAME.match(file_name)
+    if not name:
+        message = "the file name must look like phase-NN-slug.yaml (NN two digits or more)"
+        return [Problem(shown, 1, None, message)]
+    problems = []
+    number, slug = data.get("phase"), data.get("slug")
+    if type(number) is int and 0 <= number <= MAX_PHASE and int(name["number"]) != number:
+        message = f"phase {number} disagrees with the file name ({name['number']})"
+        problems.append(Problem(shown, data.line_of("phase"), None, message))
+    if isinstance(slug, str) and SLUG.match(slug) and name["slug"] != slug:
+        message = f"slug '{slug}' disagrees with the file name ('{name['slug']}')"
+        problems.append(Problem(shown, data.line_of("slug"), None, message))
+    return problems
+
+
+def _questions(data: Any) -> list[tuple[int, LineDict]]:
+    questions = data.get("questions") if isinstance(data, dict) else None
+    if not isinstance(questions, LineList):
+        return []
+    return [(i, q) for i, q in enumerate(questions) if isinstance(q, LineDict)]
+
+
+def question_ids(data: Any, shown: str) -> list[tuple[str, str, int]]:
+    """Every well-formed id in the file, valid question or not, so that duplicates are
+    reported even where one of the two copies has other problems."""
+    return [(q["id"], shown, q.line) for _, q in _questions(data) if id_is_valid(q.get("id"))]
+
+
+def question_problems(data: Any, shown: str) -> list[Problem]:
+    """Option keys unique within a question; pass_mentions at most the mentions there are."""
+    problems = []
+    for index, question in _questions(data):
+        label = question["id"] if id_is_valid(question.get("id")) else f"question {index + 1}"
+        options = question.get("options")
+        seen: dict[str, int] = {}
+        for option in options if isinstance(options, list) else ():
+            key = option.get("key") if isinstance(option, LineDict) else None
+            if not isinstance(key, str) or not OPTION_KEY.match(key):
+                continue
+            if key in seen:
+                message = f"option key '{key}' is repeated (first on line {seen[key]})"
+                problems.append(Problem(shown, option.line_of("key"), label, message))
+            else:
+                seen[key] = option.line_of("key")
+        needed, expected = question.get("pass_mentions"), question.get("expected")
+        if type(needed) is int and isinstance(expected, list) and needed > max(len(expected), 1):
+            message = (
+                "'pass_mentions' must be a whole number from 1 to the number of expected "
+                f"mentions ({len(expected)})"
+            )
+            problems.append(Problem(shown, question.line_of("pass_mentions"), label, message))
+    return problems
+
+
+def _grade_accepts_reject() -> bool:
+    # The matcher gains a `reject` argument in a parallel change; until it has one,
+    # examples are graded without rejected mentions.
+    return "reject" in inspect.signature(grading.grade).parameters
+
+
+def example_problems(phase: PhaseDoc) -> list[Problem]:
+    """Each example answer, graded as a learner's would be, gets the grade it states."""
+    problems = []
+    with_reject = _grade_accepts_reject()
+    for question in phase.questions:
+        extra = {"reject": question.reject} if with_reject else {}
+        for number, example in enumerate(question.examples, start=1):
+            result = grading.grade(
+                kind=question.kind,
+                correct_keys=question.correct_keys,
+                expected=question.expected,
+                pass_mentions=question.pass_mentions,
+                text=example.answer,
+                **extra,
+            )
+            if result.correct == example.right:
+                continue
+            answer = " ".join(example.answer.split())
+            if len(answer) > EXAMPLE_SHOWN:
+                answer = answer[:EXAMPLE_SHOWN].rstrip() + "…"
+            stated, got = ("right", "wrong") if example.right else ("wrong", "right")
+            message = f'example {number} ("{answer}") expected {stated}, graded {got}'
+            problems.append(Problem(phase.path, example.line, question.code, message))
+    return problems

@@ -1,0 +1,245 @@
+"""Checking a parsed quiz file against docs/quiz-format.schema.json, with located messages.
+
+jsonschema (Draft 2020-12) is the judge; this module turns each of its errors into
+`file:line: question-id: what is wrong`, in the words the schema's `x-message` keys give,
+with "did you mean" hints for unknown fields.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import jsonschema_rs
+from jsonschema.exceptions import ValidationError
+
+from .documents import Problem
+from .yaml_reader import LineDict, LineList
+
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "quiz-format.schema.json"
+LANGUAGES = ("en", "es")
+# The list items whose position names them in messages: "question 3", "option 2"...
+COUNTED = {"questions", "options", "expected", "reject", "examples"}
+CONTAINS = {"contains", "minContains", "maxContains"}
+
+
+@cache
+def schema() -> dict[str, Any]:
+    return json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+
+@cache
+def _validator() -> jsonschema.protocols.Validator:
+    base = jsonschema.Draft202012Validator
+    # YAML reads `1.0` as a float, which JSON Schema counts as an integer; a phase number
+    # or a count written that way is a slip, so only whole numbers written as such pass.
+    checker = base.TYPE_CHECKER.redefine("integer", lambda _checker, value: type(value) is int)
+    extended = jsonschema.validators.extend(
+        base, validators={"pattern": _pattern}, type_checker=checker
+    )
+    return extended(schema())
+
+
+@cache
+def ecma_pattern(pattern: str) -> re.Pattern[str]:
+    """`pattern` as JSON Schema means it (ECMA 262): `$` matches only at the very end,
+    where Python's also matches before a final newline ("q-01\\n" would pass)."""
+    return re.compile(re.sub(r"(?<!\\)\$", r"\\Z", pattern))
+
+
+def _pattern(validator, pattern, instance, _schema):
+    if validator.is_type(instance, "string") and not ecma_pattern(pattern).search(instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@cache
+def _fast_validator():
+    return jsonschema_rs.validator_for(schema())
+
+
+def _integers_whole(data: Any) -> bool:
+    """The fields the schema calls integers hold Python ints, not floats such as 1.0
+    (which JSON Schema, and so jsonschema-rs, counts as integers)."""
+    if any(type(data.get(k, 0)) is float for k in ("format", "phase")):
+        return False
+    questions = data.get("questions")
+    return not any(
+        isinstance(q, dict) and type(q.get("pass_mentions")) is float for q in questions or ()
+    )
+
+
+def schema_accepts(data: Any) -> bool:
+    """A quick yes from jsonschema-rs, some fifty times faster than jsonschema; a no (or a
+    value it cannot take, such as a non-text key) sends the file to jsonschema, the judge,
+    which also words the messages."""
+    try:
+        return _fast_validator().is_valid(data) and _integers_whole(data)
+    except Exception:  # noqa: BLE001 - any doubt means the full check
+        return False
+
+
+@cache
+def _id_pattern() -> tuple[re.Pattern[str], int]:
+    spec = schema()["$defs"]["question"]["properties"]["id"]
+    return ecma_pattern(spec["pattern"]), spec["maxLength"]
+
+
+def id_is_valid(value: Any) -> bool:
+    pattern, longest = _id_pattern()
+    return isinstance(value, str) and len(value) <= longest and bool(pattern.match(value))
+
+
+def type_name(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    return type(value).__name__
+
+
+def _container(data: Any, path: list) -> Any:
+    for step in path:
+        data = data[step]
+    return data
+
+
+def _line(data: Any, path: list) -> int:
+    if not path:
+        return getattr(data, "line", 1) or 1
+    parent = _container(data, path[:-1])
+    if isinstance(parent, LineDict | LineList):
+        return parent.line_of(path[-1])
+    return 1
+
+
+def question_label(data: Any, path: list) -> str | None:
+    """The question an error is in: its id when valid, else "question N"."""
+    if len(path) < 2 or path[0] != "questions" or not isinstance(path[1], int):
+        return None
+    question = data["questions"][path[1]]
+    code = question.get("id") if isinstance(question, dict) else None
+    return code if id_is_valid(code) else f"question {path[1] + 1}"
+
+
+def _leaves(error: ValidationError) -> list[ValidationError]:
+    """The errors to explain: for anyOf, those of the branch of the value's own type."""
+    if error.validator != "anyOf" or not error.context:
+        return [error]
+    by_branch: dict[int, list[ValidationError]] = {}
+    for sub in error.context:
+        by_branch.setdefault(sub.relative_schema_path[0], []).append(sub)
+    fitting = [
+        errors
+        for errors in by_branch.values()
+        if not any(e.validator == "type" and not e.relative_path for e in errors)
+    ]
+    if len(fitting) != 1:
+        return [error]
+    return [leaf for sub in fitting[0] for leaf in _leaves(sub)]
+
+
+def _variables(data: Any, error: ValidationError, path: list) -> dict[str, Any]:
+    value = error.instance
+    keys = [step for step in path if isinstance(step, str)]
+    key = keys[-1] if keys else ""
+    name = key
+    if len(path) >= 2 and isinstance(path[-2], str) and path[-1] in LANGUAGES:
+        name = f"{path[-2]}.{path[-1]}"
+    n = None
+    for previous, step in zip(path, path[1:], strict=False):
+        if isinstance(step, int) and previous in COUNTED:
+            n = step + 1
+    question = data["questions"][path[1]] if question_label(data, path) else {}
+    expected = question.get("expected") if isinstance(question, dict) else None
+    return {
+        "value": value,
+        "type": type_name(value),
+        "key": key,
+        "name": name,
+        "n": n,
+        "field": "rejected mention" if "reject" in keys else "mention",
+        "count": len(value) if isinstance(value, list) else 0,
+        "correct": sum(isinstance(o, dict) and o.get("correct") is True for o in value)
+        if isinstance(value, list)
+        else 0,
+        "mentions": len(expected) if isinstance(expected, list) else 0,
+        "quote_hint": " (put it in quotes)" if isinstance(value, bool | int | float) else "",
+    }
+
+
+def _template(error: ValidationError) -> str | None:
+    message = error.schema.get("x-message") if isinstance(error.schema, dict) else None
+    if isinstance(message, dict):
+        return message.get(error.validator)
+    return message
+
+
+def _explain(data: Any, error: ValidationError) -> list[tuple[list, int, str]]:
+    """(path, line, message) for one leaf error; several for several missing or extra keys."""
+    path = list(error.absolute_path)
+    variables = _variables(data, error, path)
+    template = _template(error)
+    if error.validator == "additionalProperties":
+        known = sorted(error.schema.get("properties", {}))
+        result = []
+        for extra in (k for k in error.instance if k not in known):
+            if template:
+                message = template.format(**variables, extra=extra)
+            else:
+                hint = difflib.get_close_matches(str(extra), known, n=1)
+                suffix = f"; did you mean '{hint[0]}'?" if hint else ""
+                message = f"unknown field '{extra}'{suffix} (known fields: {', '.join(known)})"
+            result.append((path, error.instance.line_of(extra), message))
+        return result
+    line = 1 if not path and error.validator == "type" else _line(data, path)
+    if error.validator == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        return [
+            (
+                path,
+                line,
+                template.format(**variables) if template else f"missing required field '{k}'",
+            )
+            for k in missing
+        ]
+    if template:
+        return [(path, line, template.format(**variables))]
+    return [(path, line, f"'{variables['key']}': {error.message}")]
+
+
+def schema_problems(data: Any, shown: str) -> list[Problem]:
+    """Every way `data` (a parsed file) departs from the schema, located and worded."""
+    if schema_accepts(data):
+        return []
+    explained: list[tuple[list, int, str, str]] = []
+    for error in _validator().iter_errors(data):
+        for leaf in _leaves(error):
+            for path, line, message in _explain(data, leaf):
+                explained.append((path, line, message, leaf.validator))
+    if any(path == ["format"] for path, *_ in explained):
+        # The rest of a file in an unknown format is not ours to judge.
+        explained = [e for e in explained if len(e[0]) <= 1 and e[0] in ([], ["format"])]
+    problems: list[Problem] = []
+    for path, line, message, keyword in explained:
+        # "needs one correct option" says little while the options themselves are wrong.
+        if keyword in CONTAINS and any(
+            other[0][: len(path)] == path and other[3] not in CONTAINS for other in explained
+        ):
+            continue
+        problem = Problem(shown, line, question_label(data, path), message)
+        if problem not in problems:
+            problems.append(problem)
+    return sorted(problems, key=lambda p: p.line)

@@ -1,0 +1,210 @@
+"""Reading one quiz file's YAML safely, keeping the line of every mapping key and list item."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+MAX_FILE_BYTES = 1024 * 1024
+PARSE_SECONDS = 5
+# No field needs a number this large, and Python cannot print an int of more than 4,300
+# digits: hex, octal and sexagesimal integers are built without that limit, so a huge one
+# would only fail later, in a message or a hash.
+MAX_INT_BITS = 3_000
+
+
+class LineDict(dict):
+    """A mapping that remembers its own line and the line of each key."""
+
+    line = 0
+    key_lines: dict[Any, int]
+
+    def line_of(self, key: Any) -> int:
+        return self.key_lines.get(key, self.line)
+
+
+class LineList(list):
+    line = 0
+    item_lines: list[int]
+
+    def line_of(self, index: int) -> int:
+        return self.item_lines[index] if index < len(self.item_lines) else self.line
+
+
+class Refused(yaml.constructor.ConstructorError):
+    """Readable YAML that a quiz file may still not contain; its message stands alone."""
+
+
+# libyaml's parser is some twenty times faster than PyYAML's own, and caps nesting depth.
+_BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _QuizLoader(_BaseLoader):
+    """Safe loading, plus: no aliases (nothing can expand), duplicate keys refused,
+    a NUL in a text refused, numbers bounded, and line numbers kept on every mapping and
+    sequence. libyaml composes the nodes; one recursive pass here builds the values,
+    which is about twice as fast as PyYAML's generic constructor with its bookkeeping."""
+
+    def construct_document(self, node):
+        self._seen: set[int] = set()
+        return self._build(node)
+
+    def _build(self, node):
+        # The composer resolves an alias to the node it names, so meeting a node a
+        # second time means an alias.
+        if id(node) in self._seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, "anchors and aliases are not allowed in quiz files", node.start_mark
+            )
+        self._seen.add(id(node))
+        tag = node.tag
+        if tag == _STR:
+            return _checked_str(node)
+        if tag == _MAP:
+            return self._build_mapping(node)
+        if tag == _SEQ:
+            items = LineList(self._build(item) for item in node.value)
+            items.line = node.start_mark.line + 1
+            items.item_lines = [item.start_mark.line + 1 for item in node.value]
+            return items
+        if tag == _INT:
+            return _checked_int(self, node)
+        if tag in _SCALARS:
+            return self.yaml_constructors[tag](self, node)
+        # Python objects, sets, ordered maps, unknown tags: not in a quiz file.
+        return self.construct_undefined(node)
+
+    def _build_mapping(self, node):
+        if any(key.tag == _MERGE for key, _ in node.value):
+            raise yaml.constructor.ConstructorError(
+                None, None, "merge keys (<<) are not allowed in quiz files", node.start_mark
+            )
+        mapping = LineDict()
+        mapping.line = node.start_mark.line + 1
+        mapping.key_lines = key_lines = {}
+        for key_node, value_node in node.value:
+            key = self._build(key_node)
+            try:
+                duplicate = key in mapping
+            except TypeError:
+                raise yaml.constructor.ConstructorError(
+                    None, None, "a mapping key must be a plain value", key_node.start_mark
+                ) from None
+            if duplicate:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                )
+            key_lines[key] = key_node.start_mark.line + 1
+            mapping[key] = self._build(value_node)
+        return mapping
+
+
+_STR, _MAP, _SEQ, _INT = (f"tag:yaml.org,2002:{name}" for name in ("str", "map", "seq", "int"))
+_MERGE = "tag:yaml.org,2002:merge"
+_SCALARS = {
+    f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "float", "binary", "timestamp")
+}
+
+
+def _checked_int(loader: _QuizLoader, node):
+    try:
+        value = yaml.constructor.SafeConstructor.construct_yaml_int(loader, node)
+    except ValueError:
+        value = None  # a decimal of more than 4,300 digits: Python refuses to read it
+    if value is None or value.bit_length() > MAX_INT_BITS:
+        raise yaml.constructor.ConstructorError(
+            None, None, "a number is too large", node.start_mark
+        )
+    return value
+
+
+def _checked_str(node):
+    value = node.value
+    # A double-quoted "\0" is valid YAML; PostgreSQL cannot store it in a text column.
+    if "\x00" in value:
+        raise Refused(
+            None,
+            None,
+            "a text contains a NUL character (\\0), which is not allowed",
+            node.start_mark,
+        )
+    return value
+
+
+@contextmanager
+def time_limit(seconds: float):
+    """Raise TimeoutError if the block runs longer than `seconds`. Only where a signal can
+    be delivered (the main thread of a Unix process, as in management commands); the
+    1 MiB size limit and the ban on aliases already keep parsing linear and short."""
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not usable:
+        yield
+        return
+
+    def expire(signum, frame):
+        raise TimeoutError
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def parse_yaml(text: str) -> Any:
+    """Parse one YAML document safely; raises yaml.YAMLError, RecursionError or
+    TimeoutError."""
+    with time_limit(PARSE_SECONDS):
+        return yaml.load(text, Loader=_QuizLoader)  # noqa: S506 - a SafeLoader subclass
+
+
+def read_bytes(path: Path) -> bytes:
+    """The file's bytes, refusing to follow a symbolic link (raises OSError), so nothing
+    outside the quiz folder is read even if a link appears after the folder was listed."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+    descriptor = os.open(path, flags)
+    with os.fdopen(descriptor, "rb") as handle:
+        if os.fstat(handle.fileno()).st_size > MAX_FILE_BYTES:
+            raise FileTooLarge(os.fstat(handle.fileno()).st_size)
+        return handle.read(MAX_FILE_BYTES + 1)
+
+
+class FileTooLarge(Exception):
+    def __init__(self, size: int):
+        self.size = size
+        super().__init__(size)
+
+
+def read_document(raw: bytes) -> tuple[Any, int, str | None]:
+    """Decode and parse `raw`: (data, line, None), or (None, line, what is wrong)."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return None, raw[: exc.start].count(b"\n") + 1, "the file is not valid UTF-8 text"
+    try:
+        return parse_yaml(text), 1, None
+    except Refused as exc:
+        return None, exc.problem_mark.line + 1, exc.problem
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        reason = ", ".join(filter(None, [exc.context, exc.problem])) or "not valid YAML"
+        if "could not determine a constructor" in reason:
+            reason = (
+                f"YAML tags that construct objects are not allowed ({reason.split('tag ')[-1]})"
+            )
+        return None, line, f"not valid YAML: {reason}"
+    except yaml.YAMLError as exc:
+        return None, 1, f"not valid YAML: {exc}"
+    except RecursionError:
+        return None, 1, "not valid YAML: nested too deeply"
+    except TimeoutError:
+        return None, 1, f"reading the file took longer than {PARSE_SECONDS} s"

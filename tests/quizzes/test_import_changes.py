@@ -1,0 +1,251 @@
+"""What an import says about each changed question, and the new free-question fields
+(rejected mentions, graded examples) from the file to the stored revision."""
+
+from io import StringIO
+
+import pytest
+from django.core.management import CommandError, call_command
+
+from accounts.enums import AuditKind
+from accounts.models import AuditEvent
+from quizzes.changes import content_changes, key_changed
+from quizzes.models import Question
+
+from .conftest import MINIMAL
+
+pytestmark = pytest.mark.django_db
+
+SINGLE = {
+    "kind": "single",
+    "title": {"en": "Pick B"},
+    "prompt": {},
+    "explanation": {"en": "Because B.", "es": "Porque B."},
+    "options": [
+        {"key": "A", "text": {"en": "Not this"}, "correct": False},
+        {"key": "B", "text": {"en": "This one"}, "correct": True},
+        {"key": "C", "text": {"en": "Nor this"}, "correct": False},
+    ],
+    "expected": [],
+    "pass_mentions": None,
+}
+FREE = {
+    **SINGLE,
+    "kind": "free",
+    "options": [],
+    "expected": [["identity", "identidad"], ["residual"]],
+    "pass_mentions": 1,
+}
+
+
+def edited(base, **changes):
+    return {**base, **changes}
+
+
+def options(*keys, correct):
+    return [{"key": k, "text": {"en": f"Option {k}"}, "correct": k in correct} for k in keys]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "lines"),
+    [
+        (
+            edited(SINGLE, options=options("A", "B", "C", correct="C")),
+            edited(SINGLE, options=options("A", "B", "C", correct="B")),
+            ["correct: C → B"],
+        ),
+        (
+            edited(SINGLE, options=options("A", "B", "C", correct="B")),
+            edited(SINGLE, options=options("A", "B", "D", correct="B")),
+            ["options added: D", "options removed: C"],
+        ),
+        (SINGLE, edited(SINGLE, title={"en": "Pick the B"}), ["text only: title (en)"]),
+        (
+            SINGLE,
+            edited(SINGLE, explanation={"en": "Because B."}),
+            ["text only: explanation (es)"],
+        ),
+        (
+            FREE,
+            edited(FREE, expected=[["identity", "identidad", "identité"]], pass_mentions=None),
+            [
+                "mentions added: identity / identidad / identité",
+                "mentions removed: identity / identidad; residual",
+                "pass_mentions: 1 → None",
+            ],
+        ),
+        (
+            FREE,
+            edited(FREE, reject=[["batch norm"]], prompt={"en": "Say it."}),
+            ["rejected mentions added: batch norm", "text: prompt (en)"],
+        ),
+        (FREE, edited(FREE, examples=[{"answer": "x", "right": False}]), ["examples changed"]),
+        (
+            SINGLE,
+            edited(FREE),
+            [
+                "kind: single → free",
+                "options removed: A; B; C",
+                "mentions added: identity / identidad; residual",
+                "pass_mentions: None → 1",
+            ],
+        ),
+    ],
+    ids=["correct", "options", "title", "spanish", "mentions", "reject", "examples", "kind"],
+)
+def test_content_changes_describe_the_difference(old, new, lines):
+    assert content_changes(old, new) == lines
+
+
+@pytest.mark.parametrize(
+    ("new", "changed"),
+    [
+        (edited(SINGLE, title={"en": "Other"}), False),
+        (edited(SINGLE, examples=[{"answer": "x", "right": False}]), False),
+        (edited(SINGLE, options=options("A", "B", "C", correct="A")), True),
+        (edited(FREE, pass_mentions=2), True),
+        (edited(FREE, reject=[["x"]]), True),
+    ],
+)
+def test_key_changed_only_when_grading_could_change(new, changed):
+    old = (
+        FREE
+        if new["kind"] == "free"
+        else edited(SINGLE, options=options("A", "B", "C", correct="B"))
+    )
+
+    assert key_changed(old, new) is changed
+
+
+def run_import(folder, *args) -> str:
+    out = StringIO()
+    call_command("import_quizzes", str(folder), *args, stdout=out, stderr=StringIO())
+    return out.getvalue()
+
+
+MOVE_KEY = (
+    "        text: {en: This one}\n        correct: true\n",
+    "        text: {en: This one}\n",
+)
+TO_A = ("        text: {en: Not this}\n", "        text: {en: Not this}\n        correct: true\n")
+
+
+def move_key(folder):
+    text = MINIMAL.replace(*MOVE_KEY).replace(*TO_A)
+    (folder / "phase-01-basics.yaml").write_text(text, "utf-8")
+
+
+received = {}
+
+
+def fake_impact(revisions):
+    received.update(revisions)
+    return {question_id: (3, 7) for question_id in revisions}
+
+
+def test_import_dry_run_reports_change_impact_and_regrade_command(write_quiz, settings):
+    settings.QUIZ_IMPORT_IMPACT = "tests.quizzes.test_import_changes.fake_impact"
+    folder = write_quiz()
+    run_import(folder)
+    move_key(folder)
+    received.clear()
+
+    output = run_import(folder, "--dry-run")
+
+    question = Question.objects.get(code="q-01-01")
+    assert output.splitlines() == [
+        "Changed (attempts on the current revision):",
+        "  q-01-01: 0 attempt(s)",
+        "    correct: B → A",
+        "    older revisions: 3 learner(s), 7 attempt(s)",
+        "Key changed; after importing, regrade older attempts with: manage.py regrade q-01-01",
+        "dry run: added: 0, changed: 1, retired: 0, unchanged: 2",
+    ]
+    assert received == {question.pk: None}
+    assert question.current_revision.number == 1
+
+
+def test_import_records_changes_impact_and_regrade_in_the_audit_event(write_quiz, settings):
+    settings.QUIZ_IMPORT_IMPACT = "tests.quizzes.test_import_changes.fake_impact"
+    folder = write_quiz()
+    run_import(folder)
+    move_key(folder)
+    received.clear()
+
+    output = run_import(folder)
+
+    question = Question.objects.get(code="q-01-01")
+    event = AuditEvent.objects.filter(kind=AuditKind.IMPORT_RUN).order_by("-pk").first()
+    assert "Key changed; regrade older attempts with: manage.py regrade q-01-01" in output
+    assert received == {question.pk: question.current_revision_id}
+    assert question.current_revision.number == 2
+    assert event.detail == {
+        "summary": "added: 0, changed: 1, retired: 0, unchanged: 2",
+        "via": "command",
+        "changes": {"q-01-01": ["correct: B → A"]},
+        "impact": {"q-01-01": [3, 7]},
+        "regrade": ["q-01-01"],
+    }
+
+
+def test_import_without_impact_hook_prints_no_impact_line(write_quiz, settings):
+    settings.QUIZ_IMPORT_IMPACT = None
+    folder = write_quiz()
+    run_import(folder)
+    move_key(folder)
+
+    output = run_import(folder)
+
+    assert "older revisions" not in output
+    assert "    correct: B → A\n" in output
+
+
+FREE_WITH = """\
+      - [identity, identidad]
+    reject:
+      - [batch norm, batchnorm]
+    examples:
+      - {answer: It keeps the identity path., right: true}
+      - {answer: Nada de nada., right: false, lang: es}
+"""
+
+
+def test_import_free_question_stores_reject_and_examples(write_quiz):
+    folder = write_quiz(MINIMAL.replace("      - [identity, identidad]\n", FREE_WITH))
+
+    run_import(folder)
+
+    revision = Question.objects.get(code="q-01-03").current_revision
+    assert revision.reject == [["batch norm", "batchnorm"]]
+    assert revision.examples == [
+        {"answer": "It keeps the identity path.", "right": True},
+        {"answer": "Nada de nada.", "right": False, "lang": "es"},
+    ]
+
+
+def test_import_examples_change_the_content_hash(write_quiz):
+    folder = write_quiz()
+    run_import(folder)
+    before = Question.objects.get(code="q-01-03").current_revision.content_hash
+
+    write_quiz(MINIMAL.replace("      - [identity, identidad]\n", FREE_WITH))
+    output = run_import(folder)
+
+    revision = Question.objects.get(code="q-01-03").current_revision
+    assert revision.number == 2
+    assert revision.content_hash != before
+    assert "    rejected mentions added: batch norm / batchnorm\n    examples changed\n" in output
+
+
+def test_import_example_the_key_grades_otherwise_is_refused(write_quiz):
+    wrong = FREE_WITH.replace("Nada de nada., right: false", "Nada de nada., right: true")
+    folder = write_quiz(MINIMAL.replace("      - [identity, identidad]\n", wrong))
+    err = StringIO()
+
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("import_quizzes", str(folder), stdout=StringIO(), stderr=err)
+
+    assert err.getvalue().splitlines() == [
+        f"{folder / 'phase-01-basics.yaml'}:38: q-01-03: "
+        'example 2 ("Nada de nada.") expected right, graded wrong'
+    ]
+    assert Question.objects.count() == 0

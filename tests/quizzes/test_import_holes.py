@@ -1,0 +1,124 @@
+"""Hostile inputs that once crashed or escaped the importer: huge non-decimal numbers, NUL
+characters, symbolic links out of the folder, ids unsafe in URLs. Each is refused with its
+location, and nothing is written."""
+
+import os
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from quizzes.loader import load_quiz_set
+
+from .conftest import MINIMAL
+from .test_import_refusals import db_snapshot, refuse
+
+pytestmark = pytest.mark.django_db
+
+HUGE_NUMBERS = {
+    "hex": "0x" + "f" * 5000,
+    "octal": "0" + "7" * 6000,
+    "binary": "0b" + "1" * 20000,
+    "sexagesimal": ":".join(["59"] * 3000),
+}
+
+
+@pytest.mark.parametrize("number", HUGE_NUMBERS.values(), ids=HUGE_NUMBERS)
+@pytest.mark.parametrize("where", ["phase: 1", "format: 1", "      - [identity, identidad]"])
+def test_import_huge_non_decimal_number_refused_with_its_line(imported, write_quiz, number, where):
+    replacement = where.split(":")[0] + ": " + number if ":" in where else f"      - [{number}]"
+    text = MINIMAL.replace(where, replacement, 1)
+    line = text[: text.index(number)].count("\n") + 1
+
+    errors = refuse(write_quiz(text))
+
+    assert errors == [
+        f"{Path(errors[0].split(':')[0])}:{line}: not valid YAML: a number is too large"
+    ]
+    assert db_snapshot() == imported
+
+
+@pytest.fixture
+def imported(write_quiz):
+    call_command("import_quizzes", str(write_quiz()), stdout=StringIO())
+    return db_snapshot()
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        ("title: {en: Pick B}", 'title: {en: "Pick\\0B"}', 8),
+        ("      - [identity, identidad]", '      - ["iden\\x00tity"]', 33),
+        ("id: q-01-02", 'id: "q-01-02\\0"', 16),
+        ("    explanation: {en: A and C.}", '    explanation: {en: "A and C.", "e\\0s": x}', 28),
+    ],
+    ids=["title", "mention", "id", "key"],
+)
+def test_import_nul_character_refused_with_its_line(imported, write_quiz, old, new, line):
+    assert MINIMAL.splitlines()[line - 1].endswith(old)
+
+    errors = refuse(write_quiz(MINIMAL.replace(old, new, 1)))
+
+    assert [e.split(":", 1)[1] for e in errors] == [
+        f"{line}: a text contains a NUL character (\\0), which is not allowed"
+    ]
+    assert db_snapshot() == imported
+
+
+@pytest.mark.parametrize("target", ["/etc/passwd", "other tree"])
+def test_import_symbolic_link_in_the_folder_refused(imported, write_quiz, tmp_path, target):
+    folder = write_quiz()
+    if target == "other tree":
+        elsewhere = tmp_path / "elsewhere"
+        elsewhere.mkdir()
+        (elsewhere / "phase-02-more.yaml").write_text(
+            MINIMAL.replace("phase: 1", "phase: 2").replace("q-01-", "q-02-"), "utf-8"
+        )
+        target = str(elsewhere / "phase-02-more.yaml")
+    os.symlink(target, folder / "phase-02-more.yaml")
+
+    errors = refuse(folder)
+
+    assert [e.split("/")[-1] for e in errors] == [
+        "phase-02-more.yaml:1: a symbolic link; quiz files must be regular files in the folder"
+    ]
+    assert db_snapshot() == imported
+
+
+def test_import_file_swapped_for_a_link_after_listing_is_not_followed(write_quiz, monkeypatch):
+    folder = write_quiz()
+    path = folder / "phase-01-basics.yaml"
+    path.unlink()
+    os.symlink("/etc/passwd", path)
+    # As if the link appeared between listing the folder and reading the file.
+    monkeypatch.setattr(Path, "is_symlink", lambda self: False)
+
+    problems = load_quiz_set([folder]).problems
+
+    assert [(p.line, p.message) for p in problems] == [
+        (1, "a symbolic link; quiz files must be regular files in the folder")
+    ]
+
+
+@pytest.mark.parametrize("code", ["Q-01-01", "q_01_01", "q.01.01", "-q-01", "q-01-01\n", "q" * 65])
+def test_import_question_id_unsafe_in_urls_refused(imported, write_quiz, code):
+    text = MINIMAL.replace("id: q-01-01", f"id: {code!r}".replace("'", '"'), 1)
+
+    errors = refuse(write_quiz(text))
+
+    assert [e.split(":", 2)[1:] for e in errors] == [
+        [
+            "6",
+            " question 1: 'id' must be lowercase letters, digits and hyphens, starting with a "
+            "letter or digit, at most 64 characters (such as q-19-01)",
+        ]
+    ]
+    assert db_snapshot() == imported
+
+
+@pytest.mark.parametrize("code", ["q-19-01", "0-intro", "a"])
+def test_import_question_id_of_lowercase_digits_hyphens_accepted(write_quiz, code):
+    problems = load_quiz_set([write_quiz(MINIMAL.replace("q-01-01", code, 1))]).problems
+
+    assert problems == []
