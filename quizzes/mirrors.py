@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from .enums import QuestionKind
 from .loader import PhaseDoc, QuestionDoc
 
 LABELS = {
@@ -21,6 +22,7 @@ LABELS = {
         "correct": "Correct",
         "free": "Free response. Expected mentions",
         "needed": "{needed} of {total} needed",
+        "reject": "Wrong if it says",
         "or": "or",
         "prompt_fallback": "Prompt (EN)",
     },
@@ -34,6 +36,7 @@ LABELS = {
         "correct": "Correcta",
         "free": "Respuesta libre. Menciones esperadas",
         "needed": "basta con {needed} de {total}",
+        "reject": "Incorrecta si dice",
         "or": "o",
         "prompt_fallback": "Prompt (EN)",
     },
@@ -96,15 +99,20 @@ def _question(question: QuestionDoc, language: str) -> list[str]:
         else:
             lines += _after("", _text(question.prompt, language))
     explanation = _text(question.explanation, language)
-    if question.kind == "free":
-        mentions = []
-        for alternatives in question.expected:
-            first, *others = alternatives
-            rest = f" ({labels['or']} {', '.join(f'“{a}”' for a in others)})" if others else ""
-            mentions.append(f"{first}{rest}")
+    if question.kind == QuestionKind.FREE:
+
+        def listed(mentions) -> str:
+            shown = []
+            for first, *others in mentions:
+                rest = f" ({labels['or']} {', '.join(f'“{a}”' for a in others)})" if others else ""
+                shown.append(f"{first}{rest}")
+            return "; ".join(shown) + "."
+
         needed = question.pass_mentions or len(question.expected)
         count = labels["needed"].format(needed=needed, total=len(question.expected))
-        lines += [f"{labels['free']} ({count}): " + "; ".join(mentions) + ".", ""]
+        lines += [f"{labels['free']} ({count}): {listed(question.expected)}", ""]
+        if question.reject:
+            lines += [f"{labels['reject']}: {listed(question.reject)}", ""]
         lines += _after("", explanation)
     else:
         options = []

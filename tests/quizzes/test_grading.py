@@ -119,12 +119,13 @@ def test_grade_free_q_10_03(answer, correct, found):
 @pytest.mark.parametrize(
     ("answer", "correct", "found", "score"),
     [
-        ("3σ above the rolling mean", True, (0, 1), 1.0),
-        ("anything beyond 3 sigma", True, (0,), 0.5),
-        ("Three  Sigma over the moving average", True, (0, 1), 1.0),
-        ("loss 3σ por encima de la media movil", True, (0, 1), 1.0),
-        ("tres sigma", True, (0,), 0.5),
-        ("above the rolling mean", True, (1,), 0.5),
+        # One mention since the key review: the mean alone used to pass (a content bug).
+        ("3σ above the rolling mean", True, (0,), 1.0),
+        ("anything beyond 3 sigma", True, (0,), 1.0),
+        ("Three  Sigma over the moving average", True, (0,), 1.0),
+        ("loss 3σ por encima de la media movil", True, (0,), 1.0),
+        ("tres sigma", True, (0,), 1.0),
+        ("above the rolling mean", False, (), 0.0),
         ("2σ", False, (), 0.0),
         ("13σ is silly", False, (), 0.0),
     ],

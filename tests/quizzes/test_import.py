@@ -47,9 +47,12 @@ def test_import_seed_free_questions_keep_their_expected_mentions(seed_dir):
     run_import(seed_dir)
 
     revision = Question.objects.get(code="q-10-03").current_revision
-    assert revision.expected == [["identity", "identidad"]]
+    assert revision.expected == [["identity", "identidad", "unit gain", "ganancia unitaria"]]
     assert revision.pass_mentions is None
-    assert Question.objects.get(code="q-19-02").current_revision.expected[0][0] == "3σ"
+    assert len(revision.examples) == 4
+    spike = Question.objects.get(code="q-19-02").current_revision
+    assert spike.expected[0][0] == "3σ"
+    assert spike.reject[0] == ["2σ", "2 sigma", "two standard deviations"]
 
 
 def test_import_seed_spanish_falls_back_to_english_where_seed_has_no_spanish(seed_dir):

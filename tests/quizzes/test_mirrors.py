@@ -50,7 +50,8 @@ def test_export_mirrors_spanish_page_falls_back_to_english_like_the_seed(seed_di
     assert "- B. Activation magnitude exceeded 65504 in the backward pass. ✓" in text
     assert "**Correcta: B.** El máximo fp16 es 65504;" in text
     assert "**Correcta: A, B, C.**" in text
-    assert "Respuesta libre. Menciones esperadas (basta con 1 de 2): 3σ (o “3 σ”" in text
+    assert "Respuesta libre. Menciones esperadas (basta con 1 de 1): 3σ (o “3 sigma”" in text
+    assert "Incorrecta si dice: 2σ (o “2 sigma”, “two standard deviations”);" in text
 
 
 def test_export_mirrors_english_page(project):
@@ -63,7 +64,11 @@ def test_export_mirrors_english_page(project):
     assert "## q-10-02 — RMSNorm vs LayerNorm — what is removed? (multi)" in text
     assert "- A. The mean subtraction ✓" in text
     assert "- D. The learnable gain γ\n" in text
-    assert "Free response. Expected mentions (1 of 1 needed): identity (or “identidad”)." in text
+    assert (
+        "Free response. Expected mentions (1 of 1 needed): identity (or “identidad”, "
+        "“unit gain”, “ganancia unitaria”)." in text
+    )
+    assert "Wrong if it says: initialized to the identity (or “identity initialization”" in text
 
 
 def test_export_mirrors_is_deterministic(seed_dir, tmp_path):

@@ -212,7 +212,7 @@ def test_csv_export_streams_every_attempt(
     ]
     extra = [r for r in rows if r[0] == "extra0"][0]
     assert extra[5] == "'=HYPERLINK(3 sigma)"
-    assert extra[6:9] == ["1", "0.5", "0.5"]
+    assert extra[6:9] == ["1", "1.0", "1.0"]
 
 
 def test_instructor_of_another_cohort_sees_no_results(client, cohort):
