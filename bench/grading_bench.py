@@ -20,6 +20,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from quizzes.enums import QuestionKind  # noqa: E402
 from quizzes.grading import grade  # noqa: E402
 
 SET_DIR = Path(__file__).resolve().parent / "grading_set"
@@ -71,7 +72,7 @@ def grade_item(*, key: dict, text: str, language: str | None):
     if "language" in ACCEPTS:
         extra["language"] = language
     return grade(
-        kind="free",
+        kind=QuestionKind.FREE,
         correct_keys=(),
         expected=key["expected"],
         pass_mentions=key.get("pass_mentions"),

@@ -17,6 +17,10 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from quizzes.enums import QuestionKind  # noqa: E402
+
 TARGETS = {"first import": 6.0, "re-import, nothing changed": 1.5, "re-import, 1 file edited": 1.5}
 
 CODE = """\
@@ -34,7 +38,7 @@ EXPLANATION_ES = (
 
 
 def question_yaml(phase: int, n: int) -> list[str]:
-    kind = ("single", "multi", "free")[n % 3]
+    kind = QuestionKind.values[n % 3]
     lines = [
         f"  - id: q-{phase:03d}-{n:03d}",
         f"    kind: {kind}",
@@ -51,7 +55,7 @@ def question_yaml(phase: int, n: int) -> list[str]:
         "",
         *("  " + line for line in CODE.splitlines()),
     ]
-    if kind == "free":
+    if kind == QuestionKind.FREE:
         lines += [
             "    expected:",
             "      - [root mean square, rms, raíz cuadrática media]",
@@ -69,7 +73,7 @@ def question_yaml(phase: int, n: int) -> list[str]:
     else:
         lines.append("    options:")
         for key in "ABCD":
-            correct = key == "B" or (kind == "multi" and key == "C")
+            correct = key == "B" or (kind == QuestionKind.MULTI and key == "C")
             lines += [
                 f"      - key: {key}",
                 "        text:",

@@ -19,6 +19,7 @@ from .documents import (
     QuizSet,
     SkippedFile,
 )
+from .enums import QuestionKind
 from .fileset import collect_files, display_path, file_hash, load_file, load_quiz_set
 from .schema import schema
 from .yaml_reader import (
@@ -32,7 +33,7 @@ from .yaml_reader import (
 
 FORMAT_VERSION = 1
 LANGUAGES = ("en", "es")
-KINDS = ("single", "multi", "free")
+KINDS = tuple(QuestionKind.values)
 
 __all__ = [
     "FORMAT_VERSION",

@@ -18,9 +18,13 @@ LABELS = {
             "The canonical questions live in `{source}`. This file is its Markdown mirror "
             "for quick review; it is generated, so edit the YAML instead."
         ),
-        "kind": {"single": "single", "multi": "multi", "free": "free"},
+        "kind": {
+            QuestionKind.SINGLE: "single",
+            QuestionKind.MULTI: "multi",
+            QuestionKind.FREE: "free",
+        },
         "correct": "Correct",
-        "free": "Free response. Expected mentions",
+        "mentions": "Free response. Expected mentions",
         "needed": "{needed} of {total} needed",
         "reject": "Wrong if it says",
         "or": "or",
@@ -32,9 +36,13 @@ LABELS = {
             "Las preguntas canónicas viven en `{source}`. Este archivo es el espejo en "
             "Markdown para repaso rápido; se genera, así que edita el YAML."
         ),
-        "kind": {"single": "única", "multi": "múltiple", "free": "libre"},
+        "kind": {
+            QuestionKind.SINGLE: "única",
+            QuestionKind.MULTI: "múltiple",
+            QuestionKind.FREE: "libre",
+        },
         "correct": "Correcta",
-        "free": "Respuesta libre. Menciones esperadas",
+        "mentions": "Respuesta libre. Menciones esperadas",
         "needed": "basta con {needed} de {total}",
         "reject": "Incorrecta si dice",
         "or": "o",
@@ -110,7 +118,7 @@ def _question(question: QuestionDoc, language: str) -> list[str]:
 
         needed = question.pass_mentions or len(question.expected)
         count = labels["needed"].format(needed=needed, total=len(question.expected))
-        lines += [f"{labels['free']} ({count}): {listed(question.expected)}", ""]
+        lines += [f"{labels['mentions']} ({count}): {listed(question.expected)}", ""]
         if question.reject:
             lines += [f"{labels['reject']}: {listed(question.reject)}", ""]
         lines += _after("", explanation)

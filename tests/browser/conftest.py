@@ -78,3 +78,14 @@ def axe_check():
         assert bad == [], f"{label}: {bad}"
 
     return check
+
+
+@pytest.fixture
+def site(live_server, seed_dir):
+    """The live server with the seed quizzes imported; its base URL."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    call_command("import_quizzes", str(seed_dir), stdout=StringIO())
+    return live_server.url

@@ -6,7 +6,7 @@ import pytest
 
 from quizzes.models import Question
 
-from .test_learner_journey import PASSWORD, create_account, site  # noqa: F401
+from .helpers import PASSWORD, create_account
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -30,7 +30,7 @@ TEXTS = {
 }
 
 
-def _open_phase(page, site, language):  # noqa: F811
+def _open_phase(page, site, language):
     create_account(page, site, username=f"err-{language}")
     if language == "es":
         page.get_by_role("button", name="Español").click()
@@ -47,7 +47,7 @@ def _card_shows_only(page, code, message):
 
 @pytest.mark.parametrize("language", ["en", "es"])
 @pytest.mark.parametrize("fault", ["forged", "retired", "csrf"])
-def test_refusal_by_htmx_leaves_one_message_inside_the_card(page, site, language, fault):  # noqa: F811
+def test_refusal_by_htmx_leaves_one_message_inside_the_card(page, site, language, fault):
     text = TEXTS[language]
     _open_phase(page, site, language)
     card = page.locator("#q-10-01")
@@ -68,7 +68,7 @@ def test_refusal_by_htmx_leaves_one_message_inside_the_card(page, site, language
 
 
 @pytest.mark.parametrize("language", ["en"])
-def test_expired_session_goes_to_login_and_back_to_the_kept_answer(page, site, language):  # noqa: F811
+def test_expired_session_goes_to_login_and_back_to_the_kept_answer(page, site, language):
     text = TEXTS[language]
     _open_phase(page, site, language)
     card = page.locator("#q-10-03")

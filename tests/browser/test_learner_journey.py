@@ -6,32 +6,11 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from accounts.services import invite_create
 from progress.models import Attempt
 
+from .helpers import PASSWORD, create_account
+
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-PASSWORD = "a-long-Pass-phrase-42"
-
-
-@pytest.fixture
-def site(live_server, seed_dir):
-    from io import StringIO
-
-    from django.core.management import call_command
-
-    call_command("import_quizzes", str(seed_dir), stdout=StringIO())
-    return live_server.url
-
-
-def create_account(page, site, username="lina"):
-    _invite, url = invite_create(note="browser")
-    page.goto(site + re.sub(r"^https?://[^/]+", "", url))
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password", exact=True).fill(PASSWORD)
-    page.get_by_label("Password confirmation").fill(PASSWORD)
-    page.get_by_role("button", name="Create account").click()
-    page.get_by_role("heading", name="Phases").wait_for()
 
 
 def test_learner_journey_invite_answer_switch_language_relogin(page, site, axe_check):

@@ -4,12 +4,12 @@ import re
 
 import pytest
 
-from .test_learner_journey import create_account, site  # noqa: F401
+from .helpers import create_account
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_keyboard_number_picks_enter_sends_n_goes_next(page, site):  # noqa: F811
+def test_keyboard_number_picks_enter_sends_n_goes_next(page, site):
     create_account(page, site, "keys")
     page.goto(site + "/phase/10/")
     card = page.locator("#q-10-01")
@@ -27,7 +27,7 @@ def test_keyboard_number_picks_enter_sends_n_goes_next(page, site):  # noqa: F81
     page.wait_for_url(re.compile(r"#q-10-02$"))
 
 
-def test_ctrl_enter_sends_from_the_text_box_and_digits_type_there(page, site):  # noqa: F811
+def test_ctrl_enter_sends_from_the_text_box_and_digits_type_there(page, site):
     create_account(page, site, "keys2")
     page.goto(site + "/phase/10/")
     box = page.locator("#q-10-03 textarea")
@@ -40,7 +40,7 @@ def test_ctrl_enter_sends_from_the_text_box_and_digits_type_there(page, site):  
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_no_learner_page_overflows_a_360px_phone(browser, site, language):  # noqa: F811
+def test_no_learner_page_overflows_a_360px_phone(browser, site, language):
     context = browser.new_context(viewport={"width": 360, "height": 740})
     page = context.new_page()
     create_account(page, site, f"phone-{language}")
@@ -60,7 +60,7 @@ def test_no_learner_page_overflows_a_360px_phone(browser, site, language):  # no
     assert widths == dict.fromkeys(widths, 360)
 
 
-def test_pages_have_a_favicon(page, site):  # noqa: F811
+def test_pages_have_a_favicon(page, site):
     page.goto(site + "/login/")
 
     href = page.locator("link[rel=icon]").get_attribute("href")

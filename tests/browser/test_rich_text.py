@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from .test_learner_journey import create_account
+from .helpers import create_account
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

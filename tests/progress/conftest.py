@@ -1,18 +1,8 @@
 """Helpers for posting answers the way the pages do."""
 
-import re
-
 import pytest
 
-
-def form_token(html: str, code: str) -> str | None:
-    """The submission token of question `code`'s form in a rendered page, if shown."""
-    match = re.search(
-        rf'action="/question/{re.escape(code)}/answer/".*?name="token" value="([^"]+)"',
-        html,
-        re.S,
-    )
-    return match.group(1) if match else None
+from tests.html import form_token
 
 
 @pytest.fixture

@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from progress.models import Attempt, Draft
 from quizzes.models import Question
 from tests.factories import UserFactory
+from tests.html import form_token
 
 pytestmark = pytest.mark.django_db
 
@@ -289,8 +290,6 @@ def test_get_on_answer_url_is_not_allowed(seeds_imported, learner_client):
 def test_cached_cards_still_get_fresh_tokens_per_render(
     seeds_imported, learner_client, post_answer
 ):
-    from .conftest import form_token
-
     first = learner_client.get("/phase/10/").content.decode()
     second = learner_client.get("/phase/10/").content.decode()
 

@@ -7,14 +7,9 @@ import pytest
 from progress.services import attempt_record
 from quizzes.models import Question
 from tests.factories import UserFactory
+from tests.html import article
 
 pytestmark = pytest.mark.django_db
-
-
-def article(html: str, code: str) -> str:
-    match = re.search(rf'<article class="question" id="{re.escape(code)}".*?</article>', html, re.S)
-    assert match, f"no article for {code}"
-    return match.group(0)
 
 
 def answer(learner, code, keys=(), text="", n=1):

@@ -9,6 +9,7 @@ from progress.models import ReviewCard
 from progress.selectors import review_summary
 from quizzes.models import Question
 from tests.factories import answer
+from tests.html import form_token
 
 pytestmark = pytest.mark.django_db
 
@@ -111,8 +112,6 @@ def test_reviews_page_orders_oldest_due_first_and_says_when_next(
 def test_review_session_answer_says_when_next_updates_badge_and_moves_on(
     seeds_imported, learner_client, learner
 ):
-    from .conftest import form_token
-
     with time_machine.travel(START, tick=False):
         answer(learner, "q-10-04", keys=["A"])
         answer(learner, "q-10-01", keys=["A"])

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from .test_pages import article
+from tests.html import article
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from quizzes.loader import load_quiz_set
 from quizzes.models import Question, QuestionRevision
 from quizzes.services import ImportRefused, quiz_import
 
-from .conftest import MINIMAL
+from .cases import MINIMAL
 
 FUZZ = settings(
     max_examples=150,

@@ -11,7 +11,7 @@ from accounts.models import AuditEvent
 from quizzes.changes import content_changes, key_changed
 from quizzes.models import Question
 
-from .conftest import MINIMAL
+from .cases import MINIMAL
 
 pytestmark = pytest.mark.django_db
 

@@ -11,8 +11,7 @@ from django.core.management import call_command
 
 from quizzes.loader import load_quiz_set
 
-from .conftest import MINIMAL
-from .test_import_refusals import db_snapshot, refuse
+from .cases import MINIMAL, db_snapshot, refuse
 
 pytestmark = pytest.mark.django_db
 

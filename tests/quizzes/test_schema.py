@@ -13,8 +13,7 @@ from quizzes.loader import load_quiz_set
 from quizzes.schema import SCHEMA_PATH
 from tests.conftest import DATA_DIR, phase_yaml
 
-from .conftest import MINIMAL
-from .test_import_refusals import CASES, ODD_INPUTS
+from .cases import CASES, MINIMAL, ODD_INPUTS
 
 SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
 BANK = Path(__file__).resolve().parents[2] / "bench" / "import_bench.py"
