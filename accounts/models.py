@@ -10,6 +10,7 @@ from django.utils.translation import gettext_lazy as _
 from audit.models import AuditEvent  # noqa: F401
 
 from .enums import Language
+from .time_zones import time_zone_validate
 
 
 class Profile(models.Model):
@@ -21,6 +22,14 @@ class Profile(models.Model):
     )
     language = models.CharField(
         _("language"), max_length=5, choices=Language.choices, default=Language.EN
+    )
+    # An IANA name ("Europe/Madrid"); empty: the time zone the browser reports.
+    time_zone = models.CharField(
+        _("time zone"),
+        max_length=64,
+        blank=True,
+        validators=[time_zone_validate],
+        help_text=_("Leave empty to use the time zone of the learner's browser."),
     )
 
     class Meta:

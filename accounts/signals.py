@@ -6,16 +6,22 @@ from django.dispatch import receiver
 from .enums import AuditKind
 from .models import Profile
 from .services import audit_record, login_key
+from .time_zones import SESSION_TIME_ZONE
 
 SESSION_LANGUAGE = "language"
 
 
 @receiver(user_logged_in)
 def on_login(sender, request, user, **kwargs):
-    language = Profile.objects.filter(user=user).values_list("language", flat=True).first()
+    language, time_zone = Profile.objects.filter(user=user).values_list(
+        "language", "time_zone"
+    ).first() or (None, None)
     if request is not None and language:
-        # The language middleware reads it from the session on every request.
+        # The language and time zone middleware read them from the session on every
+        # request, at no query beyond the session's own.
         request.session[SESSION_LANGUAGE] = language
+    if request is not None and time_zone:
+        request.session[SESSION_TIME_ZONE] = time_zone
     audit_record(kind=AuditKind.LOGIN, request=request, user=user, subject=login_key(user.username))
 
 

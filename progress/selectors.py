@@ -419,3 +419,28 @@ def next_review_due(*, learner):
         .values_list("due", flat=True)
         .first()
     )
+
+
+@dataclass(frozen=True)
+class ActivityDay:
+    day: object  # a date in the learner's time zone
+    answers: int
+    right: int
+
+
+def activity_by_day(*, learner, days: int = 28) -> list[ActivityDay]:
+    """Answers and right answers per day over the last `days` days, oldest first, in
+    the learner's time zone. One query over those days' attempts only."""
+    today = timezone.localdate()
+    first = today - timedelta(days=days - 1)
+    since = day_start() - timedelta(days=days - 1)
+    counts = {first + timedelta(days=n): [0, 0] for n in range(days)}
+    rows = Attempt.objects.filter(learner=learner, created_at__gte=since).values_list(
+        "created_at", "correct"
+    )
+    for created_at, correct in rows:
+        day = counts.get(timezone.localdate(created_at))
+        if day is not None:
+            day[0] += 1
+            day[1] += correct
+    return [ActivityDay(day, answers, right) for day, (answers, right) in counts.items()]

@@ -21,6 +21,7 @@ from quizzes.models import Phase, Question
 
 from .selectors import (
     QuestionState,
+    activity_by_day,
     attempt_history,
     learner_progress,
     phase_states,
@@ -194,6 +195,7 @@ def my_progress(request: HtmxHttpRequest) -> HttpResponse:
             "history": attempt_history(learner=request.user),
             "cards": review_summary(learner=request.user),
             "forecast": review_forecast(learner=request.user),
+            "activity": activity_by_day(learner=request.user),
         },
     )
 

@@ -139,7 +139,7 @@ def test_my_progress_runs_fixed_queries(
         answer(learner, code, keys=["B"], text="nothing", n=1)
         answer(learner, code, keys=["A"], text="zebraword", n=1)
 
-    with django_assert_num_queries(10):  # … the review forecast, the history's regrades
+    with django_assert_num_queries(11):  # … forecast, the history's regrades, activity
         response = learner_client.get("/progress/")
 
     html = " ".join(response.content.decode().split())
@@ -226,3 +226,31 @@ def test_reviews_page_never_reveals_the_key_before_answering(
         for alternatives in revision.expected:
             for alternative in alternatives:
                 assert alternative.lower() not in card.lower(), (question.code, alternative)
+
+
+def test_my_progress_draws_the_last_four_weeks_of_activity(seeds_imported, learner_client, learner):
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    now = timezone.now()
+    with time_machine.travel(now - timedelta(days=2), tick=False):
+        answer(learner, "q-10-01", keys=["B"])  # right
+        answer(learner, "q-10-02", keys=["A"])  # wrong
+    with time_machine.travel(now - timedelta(days=40), tick=False):
+        answer(learner, "q-10-04", keys=["B"])  # too old to show
+
+    html = " ".join(learner_client.get("/progress/").content.decode().split())
+
+    assert html.count('class="bar-total"') == 1
+    assert html.count('class="bar-right"') == 1
+    assert '<desc id="activity-desc">2 answers, 1 right.</desc>' in html
+    assert ": 2 answers, 1 right</title>" in html
+
+
+@pytest.mark.parametrize("url", ["/", "/phase/10/", "/progress/", "/reviews/"])
+def test_learner_pages_show_no_template_syntax(seeds_imported, learner_client, url):
+    html = learner_client.get(url).content.decode()
+
+    assert "{#" not in html and "{%" not in html and "{{" not in html

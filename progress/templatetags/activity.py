@@ -1,0 +1,44 @@
+"""The learner's activity as a server-drawn SVG bar chart: geometry here, markup in
+progress/_activity.html, colours in the stylesheet (the CSP allows no inline styles)."""
+
+from django import template
+
+register = template.Library()
+
+WIDTH, HEIGHT, TOP, BOTTOM = 560, 150, 16, 24
+
+
+@register.inclusion_tag("progress/_activity.html")
+def activity_chart(days):
+    """Bars per day: the whole bar is the answers, its lower part the right ones."""
+    most = max((d.answers for d in days), default=0) or 1
+    slot = WIDTH / max(len(days), 1)
+    plot = HEIGHT - TOP - BOTTOM
+    bars = []
+    for index, day in enumerate(days):
+        total_h = round(plot * day.answers / most, 1)
+        right_h = round(plot * day.right / most, 1)
+        x = round(index * slot + slot * 0.15, 1)
+        bars.append(
+            {
+                "day": day,
+                "x": x,
+                "width": round(slot * 0.7, 1),
+                "total_y": round(TOP + plot - total_h, 1),
+                "total_h": total_h,
+                "right_y": round(TOP + plot - right_h, 1),
+                "right_h": right_h,
+                "label_x": round(x + slot * 0.35, 1),
+                "monday": day.day.weekday() == 0,
+            }
+        )
+    return {
+        "bars": bars,
+        "width": WIDTH,
+        "height": HEIGHT,
+        "baseline": HEIGHT - BOTTOM,
+        "label_y": HEIGHT - 8,
+        "answers": sum(d.answers for d in days),
+        "right": sum(d.right for d in days),
+        "most": most,
+    }

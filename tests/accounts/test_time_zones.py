@@ -1,0 +1,50 @@
+"""Dates in the learner's time zone, labelled; the browser's zone unless the profile says."""
+
+import pytest
+
+from accounts.models import Profile
+from tests.factories import answer
+
+pytestmark = pytest.mark.django_db
+
+
+def _history_time(client) -> str:
+    html = client.get("/progress/").content.decode()
+    start = html.index("<time ")
+    return html[start : html.index("</time>", start)]
+
+
+def test_dates_follow_the_browsers_time_zone_and_say_which(seeds_imported, learner_client, learner):
+    answer(learner, "q-10-01", keys=["B"])
+    learner_client.cookies["tz"] = "Asia/Tokyo"
+
+    shown = _history_time(learner_client)
+
+    assert shown.endswith(" JST")
+    assert "+0900" in shown
+
+
+def test_without_a_known_zone_dates_say_utc(seeds_imported, learner_client, learner):
+    answer(learner, "q-10-01", keys=["B"])
+    learner_client.cookies["tz"] = "Mars/Olympus_Mons"
+
+    assert _history_time(learner_client).endswith(" UTC")
+
+
+def test_profile_time_zone_wins_over_the_browser(seeds_imported, client, learner):
+    Profile.objects.filter(user=learner).update(time_zone="America/Mexico_City")
+    answer(learner, "q-10-01", keys=["B"])
+    client.cookies["tz"] = "Asia/Tokyo"
+    client.force_login(learner)
+
+    assert _history_time(client).endswith(" CST")
+
+
+def test_profile_refuses_an_unknown_time_zone(learner):
+    from django.core.exceptions import ValidationError
+
+    profile = Profile.objects.get(user=learner)
+    profile.time_zone = "Nowhere/Land"
+
+    with pytest.raises(ValidationError, match="Unknown time zone"):
+        profile.full_clean()
