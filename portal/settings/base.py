@@ -61,12 +61,16 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "portal.middleware.TrustedProxyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "portal.middleware.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # After whitenoise, so static files keep their own long cache.
+    "portal.middleware.NoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "accounts.middleware.ProfileLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
+    "portal.middleware.UnreadableFormMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Every page needs a logged-in user unless its view says @login_not_required.
@@ -75,6 +79,10 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
 ]
+
+# Proxies (addresses or networks) whose X-Forwarded-For is believed: the audit log and
+# the login throttle then see the client's address instead of the proxy's.
+TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES", [])
 
 # No 'unsafe-inline' anywhere: scripts and styles come from our static files only.
 CONTENT_SECURITY_POLICY = {
@@ -155,6 +163,10 @@ LANGUAGE_CODE = "en"
 LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
+# The language switch also sets this cookie, so a logged-out visitor keeps the language.
+LANGUAGE_COOKIE_AGE = 60 * 60 * 24 * 365
+LANGUAGE_COOKIE_HTTPONLY = True
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_TZ = True
 
@@ -181,6 +193,9 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": "WARNING"},
+    # Django's own console handler would print a 500 a second time: everything goes
+    # through the root logger instead, once.
+    "loggers": {"django": {"handlers": [], "level": "INFO", "propagate": True}},
 }
 
 # Spaced repetition of failed questions (py-fsrs). No minute-level learning steps:
