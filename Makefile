@@ -5,6 +5,9 @@ PY := $(VENV)/bin/python
 MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Links printed by `prepare`, `setup_link` and `invite` name the address actually
+# served, unless PORTAL_BASE_URL is set (a deployment behind a proxy sets it).
+run serve: export PORTAL_BASE_URL ?= http://$(if $(filter 0.0.0.0,$(HOST)),127.0.0.1,$(HOST)):$(PORT)
 
 .PHONY: run test lint check-deploy serve soak bench messages migrate import clean
 
