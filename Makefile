@@ -46,7 +46,8 @@ lint: $(VENV)/.installed-dev
 	DJANGO_SETTINGS_MODULE=portal.settings.test $(MANAGE) export_mirrors --check
 
 # Production-like serving: production settings, static files collected for whitenoise,
-# gunicorn with 2 × CPUs + 1 workers. Needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS
+# gunicorn with 2 × CPUs + 1 workers of 4 threads (gunicorn.conf.py: gthread, access
+# log without one-time tokens). Needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS
 # (and DATABASE_URL for PostgreSQL); see the README's "Deploying".
 PROD := DJANGO_SETTINGS_MODULE=portal.settings.production
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
@@ -54,7 +55,7 @@ serve: messages
 	$(PROD) $(MANAGE) prepare
 	$(PROD) $(MANAGE) collectstatic --noinput --verbosity 0
 	$(PROD) $(VENV)/bin/gunicorn portal.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
-		--access-logfile - --graceful-timeout 20
+		--access-logfile -
 
 # `check --deploy` with production settings and stand-in values must print nothing.
 check-deploy: $(VENV)/.installed

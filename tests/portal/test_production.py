@@ -218,3 +218,47 @@ def test_forwarded_for_is_ignored_without_trusted_proxies(client):
     )
 
     assert AuditEvent.objects.get(kind=AuditKind.LOGIN_FAILED).ip_address == "10.0.0.5"
+
+
+def test_gunicorn_access_log_hides_setup_and_invite_tokens():
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    from gunicorn.config import Config
+
+    from portal.gunicorn_conf import RedactingLogger
+
+    logger = RedactingLogger(Config())
+    secret = "fIEPKlVsDyqxjxNXjm7WhD-MlVQLutucKQ14U2USMos"
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "RAW_URI": f"/invite/{secret}/",
+        "PATH_INFO": f"/invite/{secret}/",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_REFERER": f"https://quiz.example.org/setup/{secret}/",
+    }
+    request = SimpleNamespace(headers=[("REFERER", environ["HTTP_REFERER"])])
+    response = SimpleNamespace(status="302 Found", headers=[], sent=0)
+
+    atoms = logger.atoms(response, request, environ, timedelta(milliseconds=3))
+    line = logger.cfg.access_log_format % logger.atoms_wrapper_class(atoms)
+
+    assert secret not in line
+    assert '"POST /invite/[redacted]/ HTTP/1.1"' in line
+    assert '"https://quiz.example.org/setup/[redacted]/"' in line
+
+
+def test_gunicorn_started_from_the_project_uses_our_settings():
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+
+    result = subprocess.run(
+        [str(gunicorn), "--print-config"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+
+    settings = dict(
+        (name.strip(), value.strip())
+        for name, _eq, value in (line.partition("=") for line in result.stdout.splitlines())
+    )
+    assert settings["worker_class"] == "gthread"
+    assert settings["logger_class"] == "<RedactingLogger()>"
+    assert settings["wsgi_app"] == "portal.wsgi"
