@@ -63,14 +63,16 @@ check-deploy: $(VENV)/.installed
 		DJANGO_ALLOWED_HOSTS=portal.example.org \
 		$(MANAGE) check --deploy --fail-level WARNING
 
-# 50 learners answering for 60 s against gunicorn, a worker killed midway, on SQLite
-# and on a throwaway PostgreSQL cluster; one summary line each. Not part of `make test`.
+# 50 learners answering for 60 s against two gunicorn servers on one database, a
+# worker of each killed midway, on SQLite and on a throwaway PostgreSQL cluster; one
+# summary line each. Not part of `make test`.
 SOAK_SECONDS ?= 60
 soak: $(VENV)/.installed-dev messages
 	$(PY) bench/soak.py --seconds $(SOAK_SECONDS) --label sqlite
 	URL=$$(.ci/postgres.sh start) && trap '.ci/postgres.sh stop' EXIT && \
 		DATABASE_URL=$$URL $(PY) bench/soak.py --seconds $(SOAK_SECONDS) --label postgresql
 
+# Serving is measured with wrk (Debian package `wrk`) against a bare Django page.
 bench: $(VENV)/.installed-dev
 	$(PY) bench/import_bench.py
 	$(PY) bench/results_bench.py
