@@ -5,9 +5,9 @@ file by itself when started from the project folder (`make serve`, the benchmark
 a container's `gunicorn portal.wsgi`). Command-line options override it.
 """
 
-import re
-
 from gunicorn.glogging import Logger
+
+from portal.log import redact
 
 wsgi_app = "portal.wsgi"
 # Threads let a worker serve keep-alive clients while another request waits on the
@@ -16,17 +16,10 @@ worker_class = "gthread"
 threads = 4
 graceful_timeout = 20
 
-# Setup and invite links carry a one-time secret in the path; it must not reach the
-# access log (nor the Referer logged with the request that follows).
-SECRET_PATH = re.compile(r"/(setup|invite)/[^/\s?#\"]+")
-
-
-def redact(value):
-    return SECRET_PATH.sub(r"/\1/[redacted]", value) if isinstance(value, str) else value
-
 
 class RedactingLogger(Logger):
-    """gunicorn's access log without the secret part of setup and invite links."""
+    """gunicorn's access log without the secret part of setup and invite links (in the
+    request line and in the Referer of the request that follows)."""
 
     def atoms(self, resp, req, environ, request_time):
         atoms = super().atoms(resp, req, environ, request_time)

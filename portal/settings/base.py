@@ -196,7 +196,8 @@ QUIZ_ATTEMPT_COUNTER = "progress.selectors.attempt_counts_for_revisions"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "filters": {"redact": {"()": "portal.log.RedactSecretPaths"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact"]}},
     "root": {"handlers": ["console"], "level": "WARNING"},
     # Django's own console handler would print a 500 a second time: everything goes
     # through the root logger instead, once.

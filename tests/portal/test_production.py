@@ -312,3 +312,28 @@ def test_sqlite_write_transactions_hold_the_write_lock_until_they_end(tmp_path, 
         wrapper.close()
 
     assert (free_before, held, free_after) == (True, True, True)
+
+
+def test_django_request_warnings_hide_setup_and_invite_tokens():
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django, logging; django.setup(); "
+            "logging.getLogger('django.request')"
+            ".warning('%s: %s', 'Gone', '/invite/s3cr3t-T0ken/')",
+        ],
+        cwd=ROOT,
+        env=clean
+        | {
+            "DJANGO_SETTINGS_MODULE": "portal.settings.production",
+            "DJANGO_SECRET_KEY": "x" * 60,
+            "DJANGO_ALLOWED_HOSTS": "portal.example.org",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.stderr.strip() == "Gone: /invite/[redacted]/"
