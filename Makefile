@@ -5,6 +5,9 @@ PY := $(VENV)/bin/python
 MANAGE := $(PY) manage.py
 HOST ?= 127.0.0.1
 PORT ?= 8000
+# Links printed by `prepare`, `setup_link` and `invite` name the address actually
+# served, unless PORTAL_BASE_URL is set (a deployment behind a proxy sets it).
+run serve: export PORTAL_BASE_URL ?= http://$(if $(filter 0.0.0.0,$(HOST)),127.0.0.1,$(HOST)):$(PORT)
 
 .PHONY: run test lint check-deploy serve soak bench messages migrate import clean
 
@@ -43,7 +46,8 @@ lint: $(VENV)/.installed-dev
 	DJANGO_SETTINGS_MODULE=portal.settings.test $(MANAGE) export_mirrors --check
 
 # Production-like serving: production settings, static files collected for whitenoise,
-# gunicorn with 2 × CPUs + 1 workers. Needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS
+# gunicorn with 2 × CPUs + 1 workers of 4 threads (gunicorn.conf.py: gthread, access
+# log without one-time tokens). Needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS
 # (and DATABASE_URL for PostgreSQL); see the README's "Deploying".
 PROD := DJANGO_SETTINGS_MODULE=portal.settings.production
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
@@ -51,7 +55,7 @@ serve: messages
 	$(PROD) $(MANAGE) prepare
 	$(PROD) $(MANAGE) collectstatic --noinput --verbosity 0
 	$(PROD) $(VENV)/bin/gunicorn portal.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
-		--access-logfile - --graceful-timeout 20
+		--access-logfile -
 
 # `check --deploy` with production settings and stand-in values must print nothing.
 check-deploy: $(VENV)/.installed
@@ -59,14 +63,16 @@ check-deploy: $(VENV)/.installed
 		DJANGO_ALLOWED_HOSTS=portal.example.org \
 		$(MANAGE) check --deploy --fail-level WARNING
 
-# 50 learners answering for 60 s against gunicorn, a worker killed midway, on SQLite
-# and on a throwaway PostgreSQL cluster; one summary line each. Not part of `make test`.
+# 50 learners answering for 60 s against two gunicorn servers on one database, a
+# worker of each killed midway, on SQLite and on a throwaway PostgreSQL cluster; one
+# summary line each. Not part of `make test`.
 SOAK_SECONDS ?= 60
 soak: $(VENV)/.installed-dev messages
 	$(PY) bench/soak.py --seconds $(SOAK_SECONDS) --label sqlite
 	URL=$$(.ci/postgres.sh start) && trap '.ci/postgres.sh stop' EXIT && \
 		DATABASE_URL=$$URL $(PY) bench/soak.py --seconds $(SOAK_SECONDS) --label postgresql
 
+# Serving is measured with wrk (Debian package `wrk`) against a bare Django page.
 bench: $(VENV)/.installed-dev
 	$(PY) bench/import_bench.py
 	$(PY) bench/results_bench.py

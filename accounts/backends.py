@@ -1,9 +1,9 @@
-"""Authentication backend that refuses logins for a throttled username."""
+"""Authentication backend behind the login throttle."""
 
 from django.contrib.auth.backends import ModelBackend, UserModel
 from django.core.exceptions import PermissionDenied
 
-from .services import login_locked_until
+from .throttle import login_attempt_begin, login_attempt_finish
 
 
 class ThrottledModelBackend(ModelBackend):
@@ -13,10 +13,16 @@ class ThrottledModelBackend(ModelBackend):
     def authenticate(self, request, username=None, password=None, **kwargs):
         if username is None:
             username = kwargs.get(UserModel.USERNAME_FIELD, "")
-        locked_until = login_locked_until(username=username or "")
-        if locked_until is not None:
+        address = request.META.get("REMOTE_ADDR") if request is not None else None
+        ticket = login_attempt_begin(username=username or "", address=address)
+        if ticket.locked_until is not None:
             if request is not None:
-                request.login_locked_until = locked_until
+                request.login_locked_until = ticket.locked_until
             # PermissionDenied stops authenticate() from trying other backends.
             raise PermissionDenied
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        user = None
+        try:
+            user = super().authenticate(request, username=username, password=password, **kwargs)
+        finally:
+            login_attempt_finish(ticket=ticket, succeeded=user is not None)
+        return user

@@ -1,7 +1,11 @@
 """Forms for logging in and for creating an account from a one-time link."""
 
+import unicodedata
+
+from confusable_homoglyphs import categories, confusables
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -46,10 +50,45 @@ class AdminLoginForm(ThrottleMessageMixin, AdminAuthenticationForm):
     pass
 
 
+def username_skeleton(username: str) -> str:
+    """What a username looks like: letters from other scripts that look like Latin ones
+    (Unicode's confusables: Cyrillic 'а' for 'a', Greek 'ο' for 'o') replaced by them,
+    case folded. Two names with one skeleton are the same name to a reader."""
+    username = unicodedata.normalize("NFKC", username)
+    if username.isascii():
+        return username.casefold()
+    latin = {}
+    for found in confusables.is_confusable(username, greedy=True, preferred_aliases=["latin"]):
+        for glyph in found["homoglyphs"]:
+            if len(glyph["c"]) == 1 and categories.alias(glyph["c"]) == "LATIN":
+                latin[found["character"]] = glyph["c"]
+                break
+    return "".join(latin.get(char, char) for char in username).casefold()
+
+
 class AccountCreateForm(NoColonMixin, UserCreationForm):
     """Username and password chosen on a setup or invite link, plus the language."""
 
     language = forms.ChoiceField(label=_("Language"), choices=Language.choices, initial=Language.EN)
+
+    def clean_username(self):
+        username = super().clean_username()
+        if not username:  # Django's check already refused it (taken in another case)
+            return username
+        if confusables.is_dangerous(username):
+            raise forms.ValidationError(
+                _("This username mixes alphabets in a way that looks like another name."),
+                code="confusable",
+            )
+        skeleton = username_skeleton(username)
+        # Compared in Python: a few thousand names, read only when an account is made.
+        for existing in get_user_model().objects.values_list("username", flat=True):
+            if username_skeleton(existing) == skeleton:
+                raise forms.ValidationError(
+                    _("This username looks the same as one already taken. Choose another."),
+                    code="confusable",
+                )
+        return username
 
     class Meta(UserCreationForm.Meta):
         fields = ("username",)

@@ -114,3 +114,26 @@ class Invite(OneTimeLink):
 
     def __str__(self) -> str:
         return self.note or f"invite {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class LoginThrottle(models.Model):
+    """Login attempts counted for one username from one address (`address` set) or from
+    everywhere (`address` empty). An attempt is counted before its password is checked
+    and given back if it succeeds, so parallel tries cannot all pass the check."""
+
+    username = models.CharField(_("username"), max_length=150)
+    address = models.CharField(_("address"), max_length=45, blank=True)
+    failures = models.PositiveIntegerField(_("failures"), default=0)
+    window_start = models.DateTimeField(_("window start"), default=timezone.now)
+    locked_until = models.DateTimeField(_("locked until"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("login throttle")
+        verbose_name_plural = _("login throttles")
+        constraints = [
+            models.UniqueConstraint(fields=["username", "address"], name="throttle_key_unique")
+        ]
+        indexes = [models.Index(fields=["window_start"], name="throttle_window_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.username} @ {self.address or '*'}: {self.failures}"

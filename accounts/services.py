@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import secrets
-from datetime import datetime, timedelta
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -14,7 +14,6 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.enums import AuditKind
-from audit.models import AuditEvent
 
 # audit_record moved to the audit app; re-exported while other code still imports it here.
 from audit.services import audit_record, client_ip  # noqa: F401
@@ -23,11 +22,6 @@ from .models import Invite, OneTimeLink, Profile, SetupLink
 
 SETUP_LINK_VALID = timedelta(hours=24)
 INVITE_VALID = timedelta(days=7)
-# After THROTTLE_FAILURES failed logins for one username within THROTTLE_WINDOW,
-# further tries are refused for THROTTLE_LOCK.
-THROTTLE_FAILURES = 5
-THROTTLE_WINDOW = timedelta(minutes=15)
-THROTTLE_LOCK = timedelta(minutes=15)
 
 
 class LinkUnusable(Exception):
@@ -138,30 +132,6 @@ def login_key(username: str) -> str:
     """Usernames are compared case-insensitively by the throttle, so `Ana` and `ANA`
     share one counter."""
     return username.strip().casefold()[:150]
-
-
-def login_locked_until(*, username: str, now: datetime | None = None) -> datetime | None:
-    """When the lock on `username` ends, or None if it may try to log in now.
-
-    Failures are audit events, so the count is shared by every server process and
-    survives restarts, with no cache service to run; that is why this is not a
-    per-process cache or a library keeping its own tables.
-    """
-    now = now or timezone.now()
-    since = now - THROTTLE_WINDOW - THROTTLE_LOCK
-    times = list(
-        AuditEvent.objects.filter(
-            kind=AuditKind.LOGIN_FAILED, subject=login_key(username), created_at__gt=since
-        )
-        .order_by("created_at")
-        .values_list("created_at", flat=True)
-    )
-    locked_until = None
-    for index in range(THROTTLE_FAILURES - 1, len(times)):
-        first, last = times[index - THROTTLE_FAILURES + 1], times[index]
-        if last - first <= THROTTLE_WINDOW and last + THROTTLE_LOCK > now:
-            locked_until = last + THROTTLE_LOCK
-    return locked_until
 
 
 def profile_language_set(*, user, language: str) -> None:

@@ -1,16 +1,21 @@
 """Account pages: setup link, invite, language switch. Login, logout and password
 change are Django's own views with our templates (see urls.py)."""
 
+import inspect
+from urllib.parse import urlsplit
+
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_not_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.urls import Resolver404, resolve
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from .enums import AuditKind, Language
 from .forms import AccountCreateForm
+from .middleware import language_cookie_set
 from .models import Invite, SetupLink
 from .services import (
     LinkUnusable,
@@ -80,21 +85,47 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     )
 
 
+def _answers_get(view) -> bool:
+    """Whether a resolved view answers GET. Class-based views say so; function views
+    wrapped by Django's require_http_methods keep the allowed list in a closure."""
+    view_class = getattr(view, "view_class", None)
+    if view_class is not None:
+        return "get" in view_class.http_method_names and hasattr(view_class, "get")
+    while view is not None:
+        allowed = inspect.getclosurevars(view).nonlocals.get("request_method_list")
+        if allowed is not None and "GET" not in allowed:
+            return False
+        view = getattr(view, "__wrapped__", None)
+    return True
+
+
+def _page_to_return_to(request: HttpRequest, next_url: str) -> str:
+    """`next` if it is a page of ours that answers GET, else the home page: after an
+    error on a POST-only address, going back there would end in a 405."""
+    if not next_url.startswith("/") or not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        return "/"
+    try:
+        match = resolve(urlsplit(next_url).path)
+    except Resolver404:
+        return "/"
+    return next_url if _answers_get(match.func) else "/"
+
+
 @login_not_required
 @require_POST
 def language_set(request: HttpRequest) -> HttpResponse:
-    """Switch the language: kept in the session, and on the profile for next login."""
+    """Switch the language: kept in the session, on the profile for the next login, and
+    in the language cookie, so the login page speaks it after logging out too."""
     language = request.POST.get("language", "")
-    next_url = request.POST.get("next") or "/"
-    if not url_has_allowed_host_and_scheme(
-        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        next_url = "/"
+    response = HttpResponseRedirect(_page_to_return_to(request, request.POST.get("next", "")))
     if language in Language.values:
         request.session[SESSION_LANGUAGE] = language
         if request.user.is_authenticated:
             profile_language_set(user=request.user, language=language)
-    return redirect(next_url)
+        language_cookie_set(response, language)
+    return response
 
 
 def password_changed_audit(request: HttpRequest) -> None:

@@ -1,9 +1,13 @@
-"""Soak: many learners answering at once against gunicorn, one worker killed mid-run.
+"""Soak: many learners answering at once against two app servers, a worker of each
+killed mid-run.
 
-`make soak` runs it on SQLite and on a throwaway PostgreSQL cluster. Each simulated
+`make soak` runs it on SQLite and on a throwaway PostgreSQL cluster. Two gunicorn
+instances (`--servers`, on their own ports, one database) serve the learners, learner
+i talking to server i mod 2, as two machines behind a proxy would. Each simulated
 learner posts answers in a loop, each with a fresh submission token; a submission
 without an acknowledgement (connection dropped, timeout, 5xx) is retried with the same
-token, up to 3 times. A third of the way through, one gunicorn worker gets SIGKILL.
+token, up to 3 times, on the other server (a proxy's retry). A third of the way
+through, one worker of each server gets SIGKILL.
 Afterwards the database is compared with what the clients saw:
 
 - stored: attempts in the database; acknowledged: submissions answered 200;
@@ -48,7 +52,8 @@ def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--clients", type=int, default=50)
-    parser.add_argument("--workers", type=int, default=4)
+    parser.add_argument("--servers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2, help="per server")
     parser.add_argument("--label", default=None)
     args = parser.parse_args()
 
@@ -59,7 +64,8 @@ def main() -> int:
     from progress.models import Attempt
     from progress.tokens import token_read
 
-    server, port = start_server(env, args.workers)
+    servers = [start_server(env, args.workers) for _ in range(args.servers)]
+    ports = [port for _server, port in servers]
     lock = threading.Lock()
     submitted, acknowledged, server_errors = [], [], [0]
     latencies: list[float] = []
@@ -67,17 +73,16 @@ def main() -> int:
 
     def client(index: int) -> None:
         user, (cookie, csrf) = users[index], cookies[index]
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
+        home = index % len(ports)
+        conn = http.client.HTTPConnection("127.0.0.1", ports[home], timeout=20)
         n = 0
         while time.perf_counter() < deadline:
             n += 1
-            token, request = answer_request(
-                user, cookie, csrf, question.current_revision_id, choice="AB"[n % 2]
-            )
+            token, request = answer_request(user, cookie, csrf, question, choice="AB"[n % 2])
             token = token_read(token).nonce  # what the attempt stores
             with lock:
                 submitted.append(token)
-            for _attempt in range(1 + RETRIES):
+            for attempt in range(1 + RETRIES):
                 start = time.perf_counter()
                 try:
                     conn.request(*request[:2], body=request[2], headers=request[3])
@@ -86,6 +91,8 @@ def main() -> int:
                     status = response.status
                 except (OSError, http.client.HTTPException):
                     conn.close()
+                    # Retried on the next server, as a proxy fails over.
+                    port = ports[(home + attempt + 1) % len(ports)]
                     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=20)
                     status = None
                 elapsed = time.perf_counter() - start
@@ -102,10 +109,11 @@ def main() -> int:
 
     def assassin() -> None:
         time.sleep(args.seconds / 3)
-        pids = worker_pids(server.pid)
-        if pids:
-            os.kill(pids[0], signal.SIGKILL)
-            print(f"killed gunicorn worker {pids[0]} with SIGKILL", file=sys.stderr)
+        for server, port in servers:
+            pids = worker_pids(server.pid)
+            if pids:
+                os.kill(pids[0], signal.SIGKILL)
+                print(f"killed worker {pids[0]} of the server on {port}", file=sys.stderr)
 
     threads = [threading.Thread(target=client, args=(i,)) for i in range(args.clients)]
     threads.append(threading.Thread(target=assassin))
@@ -115,8 +123,10 @@ def main() -> int:
         for thread in threads:
             thread.join()
     finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=60)
+        for server, _port in servers:
+            server.send_signal(signal.SIGTERM)
+        for server, _port in servers:
+            server.wait(timeout=60)
 
     mine = Attempt.objects.filter(learner__in=users)
     stored_tokens = list(mine.values_list("token", flat=True))
@@ -128,9 +138,9 @@ def main() -> int:
     label = args.label or connection.vendor
     p99 = percentile(latencies, 0.99) * 1000
     print(
-        f"soak {label}: submitted {len(submitted)}, acknowledged {len(acknowledged)}, "
-        f"stored {stored}, lost {lost}, duplicated {duplicated}, 5xx {server_errors[0]}, "
-        f"p99 {p99:.0f} ms"
+        f"soak {label}, {len(servers)} servers: submitted {len(submitted)}, "
+        f"acknowledged {len(acknowledged)}, stored {stored}, lost {lost}, "
+        f"duplicated {duplicated}, 5xx {server_errors[0]}, p99 {p99:.0f} ms"
     )
     if unknown:
         print(f"soak {label}: {unknown} stored attempts were never submitted", file=sys.stderr)

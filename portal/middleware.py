@@ -1,18 +1,95 @@
-"""Project middleware: the Content-Security-Policy, and login redirects htmx can follow.
-
-Content-Security-Policy on every response.
+"""Middleware of our own: client address behind proxies, unreadable forms, caching
+headers, the Content-Security-Policy, and login redirects htmx can follow.
 
 Django 5.2 has no CSP support of its own (6.0 does), and the policy here is one fixed
 header, so a small middleware is less than another dependency. No inline scripts or
 styles anywhere: htmx and our CSS come from static files.
 """
 
+import ipaddress
 from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
 from django.contrib.auth import middleware as auth_middleware
+from django.core.exceptions import BadRequest, SuspiciousOperation
+from django.http import HttpResponseBadRequest, QueryDict
 from django.shortcuts import resolve_url
+from django.template.loader import render_to_string
+from django.utils.datastructures import MultiValueDict
 from django_htmx.http import HttpResponseClientRedirect
+
+
+def _networks(entries):
+    return [ipaddress.ip_network(entry, strict=False) for entry in entries]
+
+
+def _address(text: str):
+    try:
+        return ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+
+
+class TrustedProxyMiddleware:
+    """Behind the proxies named in TRUSTED_PROXIES, REMOTE_ADDR becomes the client's
+    address: the nearest X-Forwarded-For entry that is not one of our proxies. Anything
+    further left was written by the client and could be forged, so it is never read.
+    Without trusted proxies, X-Forwarded-For is ignored altogether."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+        self.trusted = _networks(settings.TRUSTED_PROXIES)
+
+    def _is_trusted(self, address) -> bool:
+        return address is not None and any(address in network for network in self.trusted)
+
+    def __call__(self, request):
+        peer = _address(request.META.get("REMOTE_ADDR", ""))
+        forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
+        if self.trusted and forwarded and self._is_trusted(peer):
+            for entry in reversed(forwarded.split(",")):
+                address = _address(entry)
+                if address is None:
+                    break  # garbage: keep the last address we could trust
+                request.META["REMOTE_ADDR"] = str(address)
+                if not self._is_trusted(address):
+                    break
+        return self.get_response(request)
+
+
+class UnreadableFormMiddleware:
+    """A form body Django refuses to parse (a charset other than UTF-8, too many
+    fields) is a 400 with our page. Left to the CSRF check, the same error is raised
+    again inside Django's own 400 handler and gunicorn answers with a bare 500."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method == "POST":
+            try:
+                request.POST  # noqa: B018 - parsing is the check
+            except (BadRequest, SuspiciousOperation):
+                request._post, request._files = QueryDict(), MultiValueDict()
+                return HttpResponseBadRequest(render_to_string("400.html", request=request))
+        return self.get_response(request)
+
+
+class NoStoreMiddleware:
+    """Every response Django makes is `Cache-Control: private, no-store` unless its view
+    chose otherwise. Pages carry CSRF and submission tokens or a learner's answers, and
+    the few anonymous ones (login, links, errors) gain nothing from a cache. Static
+    files never reach this middleware: whitenoise, listed before it, answers them with
+    its one-year immutable cache."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if "Cache-Control" not in response:
+            response["Cache-Control"] = "private, no-store"
+        return response
 
 
 class ContentSecurityPolicyMiddleware:

@@ -200,3 +200,58 @@ def test_admin_creates_invite_and_shows_the_link_once(admin_client):
     assert invite.note == "spring"
     assert invite.created_by.username == "admin"
     assert AuditEvent.objects.filter(kind=AuditKind.INVITE_CREATED).count() == 1
+
+
+MIXED = "This username mixes alphabets in a way that looks like another name."
+SAME = "This username looks the same as one already taken. Choose another."
+
+
+@pytest.mark.parametrize(
+    ("lookalike", "message"),
+    [
+        ("\u0430na", MIXED),  # Cyrillic a, Latin n a
+        ("\u0391OC", MIXED),  # Greek capital alpha, Latin O C
+        ("\u0430\u043e\u0441", SAME),  # all Cyrillic, reads "aoc"
+    ],
+)
+def test_invite_refuses_a_username_that_looks_like_a_taken_one(client, lookalike, message):
+    UserFactory(username="ana")
+    UserFactory(username="aoc")
+    _invite, url = invite_create()
+
+    response = client.post(link_path(url), account_form(username=lookalike))
+
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert User.objects.filter(username=lookalike).count() == 0
+
+
+def test_invite_accepts_a_username_in_another_alphabet_that_looks_like_no_one(client):
+    UserFactory(username="ana")
+    _invite, url = invite_create()
+
+    response = client.post(link_path(url), account_form(username="\u0431\u043e\u0440\u0438\u0441"))
+
+    assert response.status_code == 302
+    assert User.objects.filter(username="борис").count() == 1
+
+
+def test_invite_page_in_spanish_speaks_to_the_learner_as_tu(client):
+    _invite, url = invite_create()
+
+    html = client.get(link_path(url), HTTP_ACCEPT_LANGUAGE="es").content.decode()
+
+    assert "Tu contraseña no puede ser una contraseña de uso común." in html
+    assert "Obligatorio. 150 caracteres como máximo." in html
+    assert "Su contraseña" not in html
+    assert "carácteres" not in html
+
+
+def test_login_error_in_spanish_speaks_to_the_learner_as_tu(client):
+    UserFactory(username="ana")
+
+    response = client.post(
+        "/login/", {"username": "ana", "password": "wrong"}, HTTP_ACCEPT_LANGUAGE="es"
+    )
+
+    assert "Escribe un nombre de usuario y una contraseña correctos." in response.content.decode()

@@ -167,3 +167,50 @@ def test_healthz_needs_no_login(client, db):
     response = client.get("/healthz")
 
     assert response.json() == {"status": "ok"}
+
+
+@pytest.mark.parametrize("next_url", ["abc", "javascript:alert(1)", "//evil.example/"])
+def test_language_switch_with_a_next_that_is_no_page_goes_home(learner_client, next_url):
+    response = learner_client.post("/language/", {"language": "es", "next": next_url})
+
+    assert response.status_code == 302
+    assert response["Location"] == "/"
+
+
+@pytest.mark.parametrize(
+    ("next_url", "location"),
+    [
+        ("/question/q-01-00/answer/", "/"),
+        ("/logout/", "/"),
+        ("/language/", "/"),
+        ("/progress/?page=2", "/progress/?page=2"),
+        ("/login/?next=/progress/", "/login/?next=/progress/"),
+    ],
+)
+def test_language_switch_returns_only_to_a_page_that_answers_get(
+    learner_client, next_url, location
+):
+    response = learner_client.post("/language/", {"language": "es", "next": next_url})
+
+    assert response["Location"] == location
+
+
+def test_login_page_keeps_the_language_after_logout(client):
+    UserFactory(username="ana", profile="es")
+    login(client, "ana")
+    client.get("/")
+
+    client.post("/logout/")
+    response = client.get("/login/", HTTP_ACCEPT_LANGUAGE="en")
+
+    assert client.cookies["django_language"].value == "es"
+    assert '<html lang="es">' in response.content.decode()
+
+
+def test_login_page_follows_the_language_cookie_then_accept_language(client, db):
+    by_header = client.get("/login/", HTTP_ACCEPT_LANGUAGE="es")
+    client.cookies["django_language"] = "en"
+    by_cookie = client.get("/login/", HTTP_ACCEPT_LANGUAGE="es")
+
+    assert '<html lang="es">' in by_header.content.decode()
+    assert '<html lang="en">' in by_cookie.content.decode()

@@ -53,10 +53,11 @@ def test_learner_journey_invite_answer_switch_language_relogin(page, site, axe_c
     assert page.get_by_text("Una entrada que es toda ceros").is_visible()
     axe_check(page, "phase es")
 
+    # The login page after logging out keeps the learner's language (the cookie).
     page.get_by_role("button", name="Cerrar sesión").click()
-    page.get_by_label("Username").fill("lina")
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
+    page.get_by_label("Nombre de usuario").fill("lina")
+    page.get_by_label("Contraseña").fill(PASSWORD)
+    page.get_by_role("button", name="Iniciar sesión").click()
     page.get_by_role("heading", name="Fases").wait_for()
     assert page.get_by_text("3 de 5 respondidas").is_visible()
     axe_check(page, "home es")

@@ -102,9 +102,238 @@ def test_healthz_checks_the_database_without_login(client):
 
 def test_sqlite_is_configured_for_concurrent_writers(settings):
     database = settings.DATABASES["default"]
-    if database["ENGINE"] != "django.db.backends.sqlite3":
+    if database["ENGINE"] != "portal.sqlite":
         pytest.skip("SQLite settings only")
 
     assert database["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
     assert database["OPTIONS"]["timeout"] >= 5
     assert "journal_mode=WAL" in database["OPTIONS"]["init_command"]
+
+
+def test_form_in_another_charset_is_a_400_with_our_page(learner):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(learner)
+    client.get("/")
+    csrf = client.cookies["csrftoken"].value
+
+    response = client.post(
+        "/language/",
+        "language=es&next=/",
+        content_type="application/x-www-form-urlencoded; charset=utf-16",
+        HTTP_X_CSRFTOKEN=csrf,
+    )
+
+    assert response.status_code == 400
+    assert "<h1>Bad request</h1>" in response.content.decode()
+    assert "frame-ancestors 'none'" in response["Content-Security-Policy"]
+
+
+@pytest.mark.parametrize("module", ["portal.settings.base", "portal.settings.production"])
+def test_server_errors_are_logged_once(module):
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django, logging; django.setup(); "
+            "logging.getLogger('django.request').error('Internal Server Error: /probe/')",
+        ],
+        cwd=ROOT,
+        env=clean
+        | {
+            "DJANGO_SETTINGS_MODULE": module,
+            "DJANGO_SECRET_KEY": "x" * 60,
+            "DJANGO_ALLOWED_HOSTS": "portal.example.org",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.stderr.count("Internal Server Error: /probe/") == 1, result.stderr
+
+
+@pytest.mark.parametrize("path", ["/", "/progress/", "/healthz"])
+def test_dynamic_responses_are_never_stored(learner_client, path):
+    response = learner_client.get(path)
+
+    assert response["Cache-Control"] == "private, no-store"
+
+
+def test_login_page_is_never_stored(client):
+    # The login view sets its own header (Django's never_cache), which already says it.
+    assert client.get("/login/")["Cache-Control"] == (
+        "max-age=0, no-cache, no-store, must-revalidate, private"
+    )
+
+
+def test_static_files_keep_their_own_cache(client):
+    response = client.get("/static/css/portal.css")
+
+    assert response.status_code == 200
+    assert "no-store" not in response.get("Cache-Control", "")
+
+
+@pytest.mark.parametrize(
+    ("peer", "forwarded", "recorded"),
+    [
+        ("10.0.0.5", "203.0.113.9, 10.0.0.7", "203.0.113.9"),
+        ("10.0.0.5", "198.51.100.1, 203.0.113.9", "203.0.113.9"),
+        ("192.0.2.50", "203.0.113.9", "192.0.2.50"),
+        ("10.0.0.5", "not-an-address", "10.0.0.5"),
+    ],
+)
+def test_audit_records_the_client_behind_a_trusted_proxy(
+    client, settings, peer, forwarded, recorded
+):
+    from accounts.enums import AuditKind
+    from accounts.models import AuditEvent
+    from tests.factories import UserFactory
+
+    settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
+    UserFactory(username="ana")
+
+    client.post(
+        "/login/",
+        {"username": "ana", "password": "wrong"},
+        REMOTE_ADDR=peer,
+        HTTP_X_FORWARDED_FOR=forwarded,
+    )
+
+    assert AuditEvent.objects.get(kind=AuditKind.LOGIN_FAILED).ip_address == recorded
+
+
+def test_forwarded_for_is_ignored_without_trusted_proxies(client):
+    from accounts.enums import AuditKind
+    from accounts.models import AuditEvent
+    from tests.factories import UserFactory
+
+    UserFactory(username="ana")
+
+    client.post(
+        "/login/",
+        {"username": "ana", "password": "wrong"},
+        REMOTE_ADDR="10.0.0.5",
+        HTTP_X_FORWARDED_FOR="203.0.113.9",
+    )
+
+    assert AuditEvent.objects.get(kind=AuditKind.LOGIN_FAILED).ip_address == "10.0.0.5"
+
+
+def test_gunicorn_access_log_hides_setup_and_invite_tokens():
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    from gunicorn.config import Config
+
+    from portal.gunicorn_conf import RedactingLogger
+
+    logger = RedactingLogger(Config())
+    secret = "fIEPKlVsDyqxjxNXjm7WhD-MlVQLutucKQ14U2USMos"
+    environ = {
+        "REQUEST_METHOD": "POST",
+        "RAW_URI": f"/invite/{secret}/",
+        "PATH_INFO": f"/invite/{secret}/",
+        "SERVER_PROTOCOL": "HTTP/1.1",
+        "HTTP_REFERER": f"https://quiz.example.org/setup/{secret}/",
+    }
+    request = SimpleNamespace(headers=[("REFERER", environ["HTTP_REFERER"])])
+    response = SimpleNamespace(status="302 Found", headers=[], sent=0)
+
+    atoms = logger.atoms(response, request, environ, timedelta(milliseconds=3))
+    line = logger.cfg.access_log_format % logger.atoms_wrapper_class(atoms)
+
+    assert secret not in line
+    assert '"POST /invite/[redacted]/ HTTP/1.1"' in line
+    assert '"https://quiz.example.org/setup/[redacted]/"' in line
+
+
+def test_gunicorn_started_from_the_project_uses_our_settings():
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+
+    result = subprocess.run(
+        [str(gunicorn), "--print-config"], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
+
+    settings = dict(
+        (name.strip(), value.strip())
+        for name, _eq, value in (line.partition("=") for line in result.stdout.splitlines())
+    )
+    assert settings["worker_class"] == "gthread"
+    assert settings["logger_class"] == "<RedactingLogger()>"
+    assert settings["wsgi_app"] == "portal.wsgi"
+
+
+@pytest.mark.parametrize("end", ["commit", "rollback"])
+def test_sqlite_write_transactions_hold_the_write_lock_until_they_end(tmp_path, end):
+    import fcntl
+
+    from portal.sqlite.base import DatabaseWrapper
+
+    name = tmp_path / "locks.sqlite3"
+    wrapper = DatabaseWrapper(
+        {
+            "ENGINE": "portal.sqlite",
+            "NAME": str(name),
+            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 1},
+            "CONN_MAX_AGE": 0,
+            "CONN_HEALTH_CHECKS": False,
+            "AUTOCOMMIT": True,
+            "ATOMIC_REQUESTS": False,
+            "TIME_ZONE": None,
+            "USER": "",
+            "PASSWORD": "",
+            "HOST": "",
+            "PORT": "",
+            "TEST": {},
+        },
+        alias="locks",
+    )
+    probe = os.open(f"{name}.writelock", os.O_RDWR | os.O_CREAT)
+
+    def lock_is_free() -> bool:
+        try:
+            fcntl.flock(probe, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            return False
+        fcntl.flock(probe, fcntl.LOCK_UN)
+        return True
+
+    try:
+        free_before = lock_is_free()
+        wrapper.ensure_connection()
+        wrapper._start_transaction_under_autocommit()  # what atomic() does on SQLite
+        wrapper.cursor().execute("CREATE TABLE t (x int)")
+        held = not lock_is_free()
+        wrapper.commit() if end == "commit" else wrapper.rollback()
+        free_after = lock_is_free()
+    finally:
+        os.close(probe)
+        wrapper.close()
+
+    assert (free_before, held, free_after) == (True, True, True)
+
+
+def test_django_request_warnings_hide_setup_and_invite_tokens():
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import django, logging; django.setup(); "
+            "logging.getLogger('django.request')"
+            ".warning('%s: %s', 'Gone', '/invite/s3cr3t-T0ken/')",
+        ],
+        cwd=ROOT,
+        env=clean
+        | {
+            "DJANGO_SETTINGS_MODULE": "portal.settings.production",
+            "DJANGO_SECRET_KEY": "x" * 60,
+            "DJANGO_ALLOWED_HOSTS": "portal.example.org",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.stderr.strip() == "Gone: /invite/[redacted]/"

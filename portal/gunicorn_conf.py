@@ -1,0 +1,29 @@
+"""gunicorn settings for every way of starting the portal under gunicorn.
+
+`gunicorn.conf.py` at the project root imports this module, and gunicorn reads that
+file by itself when started from the project folder (`make serve`, the benchmarks,
+a container's `gunicorn portal.wsgi`). Command-line options override it.
+"""
+
+from gunicorn.glogging import Logger
+
+from portal.log import redact
+
+wsgi_app = "portal.wsgi"
+# Threads let a worker serve keep-alive clients while another request waits on the
+# database; a sync worker is held by one connection at a time.
+worker_class = "gthread"
+threads = 4
+graceful_timeout = 20
+
+
+class RedactingLogger(Logger):
+    """gunicorn's access log without the secret part of setup and invite links (in the
+    request line and in the Referer of the request that follows)."""
+
+    def atoms(self, resp, req, environ, request_time):
+        atoms = super().atoms(resp, req, environ, request_time)
+        return {key: redact(value) for key, value in atoms.items()}
+
+
+logger_class = RedactingLogger

@@ -1,0 +1,89 @@
+"""The login throttle under parallel tries, per address and per account."""
+
+import pytest
+from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth.models import AnonymousUser
+from django.test import RequestFactory
+
+from accounts.models import LoginThrottle
+from accounts.throttle import FAILURES_PER_ACCOUNT
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+
+
+def login(client, username, password=PASSWORD, address="127.0.0.1"):
+    return client.post("/login/", {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def test_login_parallel_tries_check_at_most_five_passwords(monkeypatch):
+    """30 tries that all start before any finishes: each password check starts the
+    next try, the way parallel requests overlap while Argon2 runs."""
+    UserFactory(username="ana")
+    checked = []
+    original = User.check_password
+
+    def slow_check(user, raw):
+        checked.append(raw)
+        if len(tries) < 30:
+            try_once()
+        return original(user, raw)
+
+    tries = []
+
+    def try_once():
+        tries.append(1)
+        request = RequestFactory().post("/login/", REMOTE_ADDR="10.0.0.9")
+        request.user = AnonymousUser()
+        authenticate(request, username="ana", password=f"guess-{len(tries)}")
+        if len(tries) < 30:  # refused at once: the next try starts meanwhile
+            try_once()
+
+    monkeypatch.setattr(User, "check_password", slow_check)
+
+    try_once()
+
+    assert len(tries) == 30
+    assert len(checked) == 5
+
+
+def test_login_lock_holds_one_address_not_another(client):
+    UserFactory(username="ana")
+    for _ in range(5):
+        login(client, "ana", "wrong", address="203.0.113.7")
+
+    guesser = login(client, "ana", address="203.0.113.7")
+    owner = login(client, "ana", address="198.51.100.4")
+
+    assert "Too many failed logins" in guesser.content.decode()
+    assert owner.status_code == 302
+    assert owner["Location"] == "/"
+
+
+def test_login_account_locks_for_everyone_after_many_addresses_fail(client):
+    UserFactory(username="ana")
+    for n in range(FAILURES_PER_ACCOUNT):
+        login(client, "ana", "wrong", address=f"198.51.100.{n}")
+
+    response = login(client, "ana", address="192.0.2.1")
+
+    assert FAILURES_PER_ACCOUNT == 50
+    assert "Too many failed logins" in response.content.decode()
+    assert LoginThrottle.objects.get(username="ana", address="").failures == 50
+
+
+def test_login_success_clears_the_addresss_failures(client):
+    UserFactory(username="ana")
+    for _ in range(4):
+        login(client, "ana", "wrong")
+    login(client, "ana")
+    client.post("/logout/")
+    for _ in range(4):
+        login(client, "ana", "wrong")
+
+    response = login(client, "ana")
+
+    assert response.status_code == 302
+    assert LoginThrottle.objects.get(username="ana", address="127.0.0.1").failures == 0
+    assert LoginThrottle.objects.get(username="ana", address="").failures == 8
