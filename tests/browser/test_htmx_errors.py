@@ -67,7 +67,7 @@ def test_refusal_by_htmx_leaves_one_message_inside_the_card(page, site, language
     _card_shows_only(page, "q-10-01", text[fault])
 
 
-@pytest.mark.parametrize("language", ["en"])
+@pytest.mark.parametrize("language", ["en", "es"])
 def test_expired_session_goes_to_login_and_back_to_the_kept_answer(page, site, language):
     text = TEXTS[language]
     _open_phase(page, site, language)

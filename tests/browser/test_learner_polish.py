@@ -40,7 +40,9 @@ def test_ctrl_enter_sends_from_the_text_box_and_digits_type_there(page, site):
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_no_learner_page_overflows_a_360px_phone(browser, site, language):
+def test_no_learner_page_overflows_a_360px_phone_and_each_passes_axe(
+    browser, site, language, axe_check
+):
     context = browser.new_context(viewport={"width": 360, "height": 740})
     page = context.new_page()
     create_account(page, site, f"phone-{language}")
@@ -55,6 +57,7 @@ def test_no_learner_page_overflows_a_360px_phone(browser, site, language):
     for path in ("/", "/phase/10/", "/progress/", "/reviews/", "/password/"):
         page.goto(site + path)
         widths[path] = page.evaluate("document.documentElement.scrollWidth")
+        axe_check(page, f"{path} {language} at 360 px, after answering")
     context.close()
 
     assert widths == dict.fromkeys(widths, 360)
