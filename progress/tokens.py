@@ -55,8 +55,15 @@ def _binding(*, session, user) -> str:
     return salted_hmac(SALT, f"{form_key}:{user.get_session_auth_hash()}").hexdigest()[:24]
 
 
-def token_issue(*, session, user, question_id: int, revision_id: int) -> str:
-    binding = _binding(session=session, user=user)
+def token_binding(*, session, user) -> str:
+    """The login's binding, to issue many tokens for one page with one hash."""
+    return _binding(session=session, user=user)
+
+
+def token_issue(
+    *, session, user, question_id: int, revision_id: int, binding: str | None = None
+) -> str:
+    binding = binding or _binding(session=session, user=user)
     payload = [user.pk, question_id, revision_id, secrets.token_hex(16), binding]
     return signing.dumps(payload, salt=SALT)
 

@@ -19,6 +19,7 @@ from django_htmx.middleware import HtmxDetails
 from portal.errors import problem_response
 from quizzes.models import Phase, Question
 
+from .context_processors import reviews_due_forget
 from .selectors import (
     QuestionState,
     activity_by_day,
@@ -39,7 +40,7 @@ from .services import (
     draft_save,
     draft_submit,
 )
-from .tokens import token_issue
+from .tokens import token_binding, token_issue
 
 CARD = "progress/_question.html"
 FORM_ERRORS = "form_errors"  # session key: messages for forms shown again after a redirect
@@ -53,7 +54,7 @@ def _question_url(question: Question) -> str:
     return f"{reverse('progress:phase', args=[question.phase.number])}#{question.code}"
 
 
-def _show_form(request: HtmxHttpRequest, state: QuestionState) -> None:
+def _show_form(request: HtmxHttpRequest, state: QuestionState, binding: str = "") -> None:
     """Show the question's form, with a fresh submission token for the revision it shows."""
     state.show_form = True
     state.token = token_issue(
@@ -61,14 +62,16 @@ def _show_form(request: HtmxHttpRequest, state: QuestionState) -> None:
         user=request.user,
         question_id=state.question.pk,
         revision_id=state.revision.pk,
+        binding=binding or None,
     )
 
 
 def _show_forms(request: HtmxHttpRequest, states, *, also: str | None = None) -> None:
     """Forms for the unanswered questions, and for question `also`; feedback elsewhere."""
+    binding = token_binding(session=request.session, user=request.user)
     for state in states:
         if state.latest is None or state.question.code == also:
-            _show_form(request, state)
+            _show_form(request, state, binding)
 
 
 @require_GET
@@ -126,6 +129,7 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
         if request.htmx:
             return HttpResponseClientRedirect(_login_url(question))
         return redirect(_login_url(question))
+    reviews_due_forget(request.session)
     in_reviews = request.POST.get("context") == "reviews"
     if not request.htmx:
         return redirect(reverse("progress:reviews") if in_reviews else _question_url(question))

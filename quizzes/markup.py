@@ -200,4 +200,10 @@ def render_phrasing(*, text: str) -> str:
 
 def render_inline(*, text: str) -> str:
     """Inline HTML for a title: code spans, emphasis, escapes and entities; safe."""
+    return _inline_cached(text)
+
+
+@lru_cache(maxsize=4096)
+def _inline_cached(text: str) -> str:
+    # Titles are quiz content, never learner input: the same few repeat on every page.
     return _inline.renderInline(text)

@@ -181,7 +181,7 @@ def test_progress_page_shows_the_next_seven_days(seeds_imported, learner_client,
     assert 'data-count="2"' in html
 
 
-def test_due_badge_costs_one_query_and_shows_the_count(
+def test_due_badge_is_counted_once_then_read_from_the_session(
     seeds_imported, learner_client, learner, django_assert_num_queries
 ):
     with time_machine.travel(START, tick=False):
@@ -189,12 +189,24 @@ def test_due_badge_costs_one_query_and_shows_the_count(
         answer(learner, "q-10-04", keys=["A"])
     with time_machine.travel(START + timedelta(days=1), tick=False):
         learner_client.force_login(learner)
-        with django_assert_num_queries(3):  # session, user, the badge's count
+        learner_client.get("/password/")  # counts, and keeps the count in the session
+        with django_assert_num_queries(2):  # session, user: no count
             response = learner_client.get("/password/")
 
     assert '<span class="badge"><span class="visually-hidden">(</span>2 due' in (
         response.content.decode()
     )
+
+
+def test_due_badge_counts_again_when_a_card_falls_due(seeds_imported, learner_client, learner):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-01", keys=["A"])  # due tomorrow at 09:00
+        learner_client.force_login(learner)
+        learner_client.get("/password/")
+    with time_machine.travel(START + timedelta(days=1, minutes=1), tick=False):
+        html = learner_client.get("/password/").content.decode()
+
+    assert "1 due" in html
 
 
 def test_retired_question_card_is_suspended_not_deleted(seeds_imported, learner):
