@@ -7,8 +7,8 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.module_loading import import_string
 
-from accounts.enums import AuditKind
-from accounts.services import audit_record
+from audit.enums import AuditKind
+from audit.services import audit_record
 from quizzes.loader import load_quiz_set
 from quizzes.services import ImportPlan, ImportRefused, imported_files, quiz_import
 
