@@ -3,7 +3,7 @@
 Counted at most every few minutes per login, not on every page: the count and until
 when it holds are kept in the session (which every page reads anyway). It holds until
 the learner's day ends or a card falls due, and at most `BADGE_FRESH` so that an
-instructor's regrade shows soon; an answer forgets it at once (`reviews_due_forget`).
+instructor's regrade shows soon; a review answered takes one off (`reviews_due_reviewed`).
 """
 
 from datetime import timedelta
@@ -41,9 +41,12 @@ def reviews_due_count(*, learner, session) -> int:
     return counts["due_now"]
 
 
-def reviews_due_forget(session) -> None:
-    """An answer may change the count: count again on the next page."""
-    session.pop(SESSION_KEY, None)
+def reviews_due_reviewed(session) -> None:
+    """A due card was just reviewed: it is no longer due today. (Other answers leave
+    the count as it is: a new card, or one brought back, falls due on a later day.)"""
+    kept = session.get(SESSION_KEY)
+    if kept:
+        session[SESSION_KEY] = [max(kept[0] - 1, 0), *kept[1:]]
 
 
 def reviews_due(request):

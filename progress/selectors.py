@@ -444,3 +444,12 @@ def activity_by_day(*, learner, days: int = 28) -> list[ActivityDay]:
             day[0] += 1
             day[1] += correct
     return [ActivityDay(day, answers, right) for day, (answers, right) in counts.items()]
+
+
+def attempt_was_review(*, attempt: Attempt) -> bool:
+    """Whether the attempt rated its due review card (rather than being practice)."""
+    return ReviewCard.objects.filter(
+        learner_id=attempt.learner_id,
+        question_id=attempt.question_id,
+        last_review_at=attempt.created_at,
+    ).exists()

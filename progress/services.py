@@ -141,7 +141,11 @@ def answer_submit(
     token = _token_of_this_login(
         user=user, session=session, question=question, raw_token=raw_token, post=post
     )
-    revision = QuestionRevision.objects.filter(pk=token.revision_id, question=question).first()
+    revision = (
+        question.current_revision
+        if token.revision_id == question.current_revision_id
+        else QuestionRevision.objects.filter(pk=token.revision_id, question=question).first()
+    )
     if revision is None:
         raise FormUnusable(_("This form does not belong to this question."))
     if question.is_retired:

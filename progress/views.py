@@ -19,10 +19,11 @@ from django_htmx.middleware import HtmxDetails
 from portal.errors import problem_response
 from quizzes.models import Phase, Question
 
-from .context_processors import reviews_due_forget
+from .context_processors import reviews_due_reviewed
 from .selectors import (
     QuestionState,
     activity_by_day,
+    attempt_was_review,
     attempt_history,
     learner_progress,
     phase_states,
@@ -129,19 +130,26 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
         if request.htmx:
             return HttpResponseClientRedirect(_login_url(question))
         return redirect(_login_url(question))
-    reviews_due_forget(request.session)
     in_reviews = request.POST.get("context") == "reviews"
     if not request.htmx:
+        if outcome.created and attempt_was_review(attempt=outcome.attempt):
+            reviews_due_reviewed(request.session)
         return redirect(reverse("progress:reviews") if in_reviews else _question_url(question))
     state = question_state(learner=request.user, question=question, with_card=True)
+    card = state.card
+    reviewed = outcome.created and card is not None
+    reviewed = reviewed and card.last_review_at == outcome.attempt.created_at
+    if reviewed:
+        reviews_due_reviewed(request.session)
     if in_reviews:
         state.context, state.next_code = "reviews", None
     # The swapped-in feedback takes focus (htmx honours autofocus), so keyboard and
-    # screen-reader users land on the result; the header's due count follows along.
+    # screen-reader users land on the result; after a review the header's due count
+    # follows along.
     return render(
         request,
         f"{CARD}#question-body",
-        {"state": state, "focus": True, "badge_oob": True},
+        {"state": state, "focus": True, "badge_oob": reviewed},
     )
 
 
