@@ -23,8 +23,8 @@ from .context_processors import reviews_due_reviewed
 from .selectors import (
     QuestionState,
     activity_by_day,
-    attempt_was_review,
     attempt_history,
+    attempt_was_review,
     learner_progress,
     phase_states,
     question_state,
