@@ -193,13 +193,28 @@ class PhaseProgress:
         return self.first_try_correct / self.first_tries if self.first_tries else None
 
 
+# A phase's active questions with their current revisions, per process, keyed by the
+# phase file's hash: an import that changes anything in a phase (a question edited,
+# added, retired, moved) changes its file and so its hash, and revisions never change.
+_PHASE_QUESTIONS: dict[tuple, list[Question]] = {}
+_PHASE_QUESTIONS_MAX = 256
+
+
 def phase_questions(*, phase: Phase) -> list[Question]:
-    return list(
-        Question.objects.active()
-        .for_phase(phase)
-        .select_related("current_revision", "phase")
-        .order_by("position")
-    )
+    key = (phase.pk, phase.source_hash)
+    questions = _PHASE_QUESTIONS.get(key) if phase.source_hash else None
+    if questions is None:
+        questions = list(
+            Question.objects.active()
+            .for_phase(phase)
+            .select_related("current_revision", "phase")
+            .order_by("position")
+        )
+        if phase.source_hash:
+            if len(_PHASE_QUESTIONS) >= _PHASE_QUESTIONS_MAX:
+                _PHASE_QUESTIONS.clear()
+            _PHASE_QUESTIONS[key] = questions
+    return questions
 
 
 def phase_states(*, learner, phase: Phase) -> list[QuestionState]:

@@ -108,7 +108,8 @@ def test_phase_page_runs_fixed_queries(
 
     learner_client.get("/phase/1/")  # the first page of a login counts the badge
 
-    with django_assert_num_queries(6):  # session, user, phase, questions, standings, drafts
+    # session, user, phase, standings, drafts: the questions come from the content cache
+    with django_assert_num_queries(5):
         response = learner_client.get("/phase/1/")
 
     assert response.content.decode().count('class="question"') == count
@@ -279,3 +280,17 @@ def test_cached_options_never_carry_one_learners_draft_to_another(seeds_imported
 
     assert 'value="C" id="q-10-01-C" checked' in ana_page
     assert "checked" not in article(bea_page, "q-10-01")
+
+
+def test_phase_page_follows_an_import_that_retires_a_question(seeds_imported, learner_client):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    assert 'id="q-10-05"' in learner_client.get("/phase/10/").content.decode()
+    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text("utf-8")
+    path.write_text(text[: text.index("  - id: q-10-05")], "utf-8")
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+
+    assert 'id="q-10-05"' not in learner_client.get("/phase/10/").content.decode()
