@@ -7,16 +7,19 @@ import itertools
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import Http404, StreamingHttpResponse
+from django.http import Http404, HttpResponseRedirect, StreamingHttpResponse
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.text import slugify
+from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.http import require_POST
 
 from audit.enums import AuditKind
 from audit.models import AuditEvent
@@ -27,12 +30,13 @@ from quizzes.admin import QuestionAdmin, RevisionInline
 from quizzes.models import Phase, Question
 
 from .export import BOM, export_rows
+from .forms import VerdictOverrideForm
 from .impact import key_changes
 from .item_analysis import min_learners
 from .models import Cohort
 from .scope import CohortScopedAdminMixin, HiddenObjectAdminMixin, TaughtCohortFilter
 from .selectors import MODES, cohort_results, learner_attempts
-from .services import regrade_apply, regrade_plan
+from .services import regrade_apply, regrade_plan, verdict_override
 
 LEARNERS_PER_PAGE = 250
 
@@ -81,6 +85,11 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
                 "<int:pk>/results/learner/<int:learner_id>/",
                 view(self.learner_view),
                 name="teaching_cohort_learner",
+            ),
+            path(
+                "<int:pk>/results/learner/<int:learner_id>/attempt/<int:attempt_id>/override/",
+                view(require_POST(self.override_view)),
+                name="teaching_cohort_override",
             ),
             path(
                 "<int:pk>/results/export.csv",
@@ -139,8 +148,52 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
             **self._context(request, cohort, title),
             "learner": learner,
             "attempts": learner_attempts(cohort=cohort, learner_id=learner.pk),
+            "can_override": self.has_override_permission(request),
         }
         return TemplateResponse(request, "admin/teaching/cohort/learner.html", context)
+
+    def has_override_permission(self, request) -> bool:
+        # An override is a regrade of one attempt by hand: the same permission.
+        return request.user.has_perm("progress.run_regrade")
+
+    def override_view(self, request, pk, learner_id, attempt_id):
+        """Mark one attempt right or wrong with a reason. Only an attempt of a learner
+        in a cohort the instructor teaches: anything else is a 404."""
+        cohort = self._cohort(request, pk)
+        learner = get_object_or_404(cohort.learners.filter(is_staff=False), pk=learner_id)
+        attempt = get_object_or_404(
+            Attempt.objects.select_related("question"), pk=attempt_id, learner=learner
+        )
+        if not self.has_override_permission(request):
+            raise PermissionDenied
+        back = reverse("admin:teaching_cohort_learner", args=[cohort.pk, learner.pk])
+        form = VerdictOverrideForm(request.POST)
+        if not form.is_valid():
+            errors = "; ".join(e for field in form.errors.values() for e in field)
+            self.message_user(request, errors, messages.ERROR)
+            return HttpResponseRedirect(back)
+        try:
+            verdict_override(
+                attempt=attempt,
+                correct=form.cleaned_data["verdict"] == "right",
+                reason=form.cleaned_data["reason"],
+                by=request.user,
+                request=request,
+            )
+        except ValidationError as error:
+            self.message_user(request, "; ".join(error.messages), messages.ERROR)
+            return HttpResponseRedirect(back)
+        self.message_user(
+            request,
+            _("Attempt at %(question)s of %(when)s marked %(verdict)s.")
+            % {
+                "question": attempt.question.code,
+                "when": date_format(localtime(attempt.created_at), "DATETIME_FORMAT"),
+                "verdict": _("right") if form.cleaned_data["verdict"] == "right" else _("wrong"),
+            },
+            messages.SUCCESS,
+        )
+        return HttpResponseRedirect(f"{back}#attempt-{attempt.pk}")
 
     def export_view(self, request, pk):
         cohort = self._cohort(request, pk)
