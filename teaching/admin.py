@@ -27,6 +27,7 @@ from audit.services import audit_record
 from portal.admin import ReadOnlyAdminMixin
 from progress.models import Attempt, Regrade
 from quizzes.admin import QuestionAdmin, RevisionInline
+from quizzes.grading import GRADER_VERSION
 from quizzes.models import Phase, Question
 
 from .export import BOM, export_rows
@@ -36,7 +37,7 @@ from .item_analysis import min_learners
 from .models import Cohort
 from .scope import CohortScopedAdminMixin, HiddenObjectAdminMixin, TaughtCohortFilter
 from .selectors import MODES, cohort_results, learner_attempts
-from .services import regrade_apply, regrade_plan, verdict_override
+from .services import grader_regrade_plan, regrade_apply, regrade_plan, verdict_override
 
 LEARNERS_PER_PAGE = 250
 
@@ -305,7 +306,7 @@ class QuestionWithProgressAdmin(QuestionAdmin):
     regrade action (kept here so the quizzes app knows nothing of learners)."""
 
     inlines = [RevisionWithAttemptsInline]
-    actions = ["regrade"]
+    actions = ["regrade", "regrade_grader"]
 
     def get_urls(self):
         view = self.admin_site.admin_view(self.key_changes_view)
@@ -334,15 +335,31 @@ class QuestionWithProgressAdmin(QuestionAdmin):
 
     @admin.action(description=_("Regrade older revisions' attempts"), permissions=["run_regrade"])
     def regrade(self, request, queryset):
-        plan = regrade_plan(questions=list(queryset))
+        return self._regrade(request, queryset, grader=False)
+
+    @admin.action(
+        description=_("Regrade free answers graded by an older matcher"),
+        permissions=["run_regrade"],
+    )
+    def regrade_grader(self, request, queryset):
+        return self._regrade(request, queryset, grader=True)
+
+    def _regrade(self, request, queryset, *, grader: bool):
+        """Show the plan first; record it only when the confirmation is posted."""
+        if grader:
+            plan = grader_regrade_plan(questions=list(queryset))
+        else:
+            plan = regrade_plan(questions=list(queryset))
         if request.POST.get("confirm") != "yes":
             context = {
                 **self.admin_site.each_context(request),
                 "opts": self.model._meta,
                 "title": _("Regrade: what would change"),
                 "plan": plan,
-                "changes": key_changes(questions=queryset),
+                "changes": [] if grader else key_changes(questions=queryset),
                 "questions": queryset,
+                "grader": GRADER_VERSION if grader else None,
+                "action_name": "regrade_grader" if grader else "regrade",
                 "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
             }
             return TemplateResponse(request, "admin/teaching/regrade_confirm.html", context)
@@ -354,6 +371,7 @@ class QuestionWithProgressAdmin(QuestionAdmin):
             changed=written,
             to_right=plan.to_right,
             to_wrong=plan.to_wrong,
+            **({"grader": GRADER_VERSION} if grader else {}),
         )
         self.message_user(
             request,

@@ -112,7 +112,7 @@ def grader_regrade_plan(*, questions=None) -> RegradePlan:
     plan = RegradePlan()
     attempts = (
         Attempt.objects.filter(grader_version__lt=GRADER_VERSION, revision__kind=QuestionKind.FREE)
-        .select_related("revision")
+        .select_related("revision", "question")
         .prefetch_related("regrades")
         .order_by("id")
     )
