@@ -88,14 +88,15 @@ def answer_groups(*, learner_ids, question_ids: list[int], mode: str) -> dict[in
 
 
 def override_counts(*, learner_ids, question_ids: list[int]) -> dict[int, int]:
-    """{question id: attempts an instructor overrode}, in one query."""
+    """{question id: attempts an instructor overrode}, in one query. It starts from the
+    overrides (a few, written by hand) and looks their attempts up by key: asked the
+    other way round, SQLite walked every attempt of the cohort."""
+    overridden = Regrade.objects.filter(kind=VerdictSource.OVERRIDE).values("attempt_id")
     return dict(
-        Regrade.objects.filter(
-            kind=VerdictSource.OVERRIDE,
-            attempt__learner_id__in=learner_ids,
-            attempt__question__in=question_ids,
+        Attempt.objects.filter(
+            pk__in=overridden, learner_id__in=learner_ids, question__in=question_ids
         )
         .order_by()
-        .values_list("attempt__question")
-        .annotate(n=Count("attempt", distinct=True))
+        .values_list("question")
+        .annotate(n=Count("id"))
     )
