@@ -159,7 +159,7 @@ def verdict_override(*, attempt: Attempt, correct: bool, reason: str, by, reques
     missing or too long reason."""
     reason = " ".join(reason.split())
     if not reason:
-        raise ValidationError(_("Give a reason: the learner and the audit log show it."))
+        raise ValidationError(_("Give a reason for the new verdict."))
     if len(reason) > REASON_MAX:
         raise ValidationError(_("Keep the reason under %(n)d characters.") % {"n": REASON_MAX + 1})
     with transaction.atomic():
