@@ -10,7 +10,12 @@ from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import Http404, HttpResponseRedirect, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
@@ -19,7 +24,6 @@ from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.http import require_POST
 
 from audit.enums import AuditKind
 from audit.models import AuditEvent
@@ -89,7 +93,7 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
             ),
             path(
                 "<int:pk>/results/learner/<int:learner_id>/attempt/<int:attempt_id>/override/",
-                view(require_POST(self.override_view)),
+                view(self.override_view),
                 name="teaching_cohort_override",
             ),
             path(
@@ -167,6 +171,9 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
         )
         if not self.has_override_permission(request):
             raise PermissionDenied
+        # After the scope checks: another cohort's attempt is a 404 whatever the method.
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
         back = reverse("admin:teaching_cohort_learner", args=[cohort.pk, learner.pk])
         form = VerdictOverrideForm(request.POST)
         if not form.is_valid():
