@@ -25,23 +25,22 @@ from django.utils.text import slugify
 from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
-from audit.enums import AuditKind
 from audit.models import AuditEvent
-from audit.services import audit_record
 from portal.admin import ReadOnlyAdminMixin
 from progress.models import Attempt, Regrade
-from quizzes.admin import QuestionAdmin, RevisionInline
-from quizzes.grading import GRADER_VERSION
+from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question
 
+# The question admin with the regrade actions, registered by importing it.
+from . import admin_questions  # noqa: F401
+from .answer_groups import answer_groups
 from .export import BOM, export_rows
 from .forms import VerdictOverrideForm
-from .impact import key_changes
 from .item_analysis import min_learners
 from .models import Cohort
 from .scope import CohortScopedAdminMixin, HiddenObjectAdminMixin, TaughtCohortFilter
-from .selectors import MODES, cohort_results, learner_attempts
-from .services import grader_regrade_plan, regrade_apply, regrade_plan, verdict_override
+from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts
+from .services import verdict_override
 
 LEARNERS_PER_PAGE = 250
 
@@ -90,6 +89,11 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
                 "<int:pk>/results/learner/<int:learner_id>/",
                 view(self.learner_view),
                 name="teaching_cohort_learner",
+            ),
+            path(
+                "<int:pk>/results/answers/<int:question_id>/",
+                view(self.answers_view),
+                name="teaching_cohort_answers",
             ),
             path(
                 "<int:pk>/results/learner/<int:learner_id>/attempt/<int:attempt_id>/override/",
@@ -156,6 +160,32 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
             "can_override": self.has_override_permission(request),
         }
         return TemplateResponse(request, "admin/teaching/cohort/learner.html", context)
+
+    def answers_view(self, request, pk, question_id):
+        """One free question's answers grouped by normalised text: the fragment the
+        results page loads into its fold (htmx), or a page of its own."""
+        cohort = self._cohort(request, pk)
+        question = get_object_or_404(
+            Question.objects.active().select_related("current_revision"),
+            pk=question_id,
+            current_revision__kind=QuestionKind.FREE,
+        )
+        mode = request.GET.get("mode", "latest")
+        mode = mode if mode in MODES else "latest"
+        answers = answer_groups(
+            learner_ids=cohort_learner_ids(cohort), question_ids=[question.pk], mode=mode
+        ).get(question.pk)
+        title = _("Answers to %(question)s") % {"question": question.code}
+        context = {
+            **self._context(request, cohort, title),
+            "question": question,
+            "answers": answers,
+            "mode": mode,
+        }
+        template = "admin/teaching/cohort/answers.html"
+        if request.htmx:
+            template += "#answer-groups"
+        return TemplateResponse(request, template, context)
 
     def has_override_permission(self, request) -> bool:
         # An override is a regrade of one attempt by hand: the same permission.
@@ -290,100 +320,3 @@ class AuditEventAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdm
     list_select_related = ["user"]
     search_fields = ["subject", "user__username"]
     date_hierarchy = "created_at"
-
-
-class RevisionWithAttemptsInline(RevisionInline):
-    fields = [*RevisionInline.fields, "attempt_count"]
-    readonly_fields = fields
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).annotate(n_attempts=Count("attempts"))
-
-    @admin.display(description=_("attempts"))
-    def attempt_count(self, revision):
-        return revision.n_attempts
-
-
-admin.site.unregister(Question)
-
-
-@admin.register(Question)
-class QuestionWithProgressAdmin(QuestionAdmin):
-    """The quiz app's question admin, plus what learners did with each revision and the
-    regrade action (kept here so the quizzes app knows nothing of learners)."""
-
-    inlines = [RevisionWithAttemptsInline]
-    actions = ["regrade", "regrade_grader"]
-
-    def get_urls(self):
-        view = self.admin_site.admin_view(self.key_changes_view)
-        return [
-            path("key-changes/", view, name="teaching_question_key_changes"),
-            *super().get_urls(),
-        ]
-
-    def key_changes_view(self, request):
-        """Questions whose key changed while attempts stand on older revisions, each
-        with a dry-run regrade one click away (the action's confirmation page)."""
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": _("Key changes with attempts on older revisions"),
-            "changes": key_changes(),
-            "can_regrade": self.has_run_regrade_permission(request),
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/teaching/key_changes.html", context)
-
-    def has_run_regrade_permission(self, request):
-        return request.user.has_perm("progress.run_regrade")
-
-    @admin.action(description=_("Regrade older revisions' attempts"), permissions=["run_regrade"])
-    def regrade(self, request, queryset):
-        return self._regrade(request, queryset, grader=False)
-
-    @admin.action(
-        description=_("Regrade free answers graded by an older matcher"),
-        permissions=["run_regrade"],
-    )
-    def regrade_grader(self, request, queryset):
-        return self._regrade(request, queryset, grader=True)
-
-    def _regrade(self, request, queryset, *, grader: bool):
-        """Show the plan first; record it only when the confirmation is posted."""
-        if grader:
-            plan = grader_regrade_plan(questions=list(queryset))
-        else:
-            plan = regrade_plan(questions=list(queryset))
-        if request.POST.get("confirm") != "yes":
-            context = {
-                **self.admin_site.each_context(request),
-                "opts": self.model._meta,
-                "title": _("Regrade: what would change"),
-                "plan": plan,
-                "changes": [] if grader else key_changes(questions=queryset),
-                "questions": queryset,
-                "grader": GRADER_VERSION if grader else None,
-                "action_name": "regrade_grader" if grader else "regrade",
-                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-            }
-            return TemplateResponse(request, "admin/teaching/regrade_confirm.html", context)
-        written = regrade_apply(plan=plan, by=request.user)
-        audit_record(
-            kind=AuditKind.REGRADE_RUN,
-            request=request,
-            questions=sorted(q.code for q in queryset),
-            changed=written,
-            to_right=plan.to_right,
-            to_wrong=plan.to_wrong,
-            **({"grader": GRADER_VERSION} if grader else {}),
-        )
-        self.message_user(
-            request,
-            _("%(n)d regrade entries recorded (%(right)d now right, %(wrong)d now wrong).")
-            % {"n": written, "right": plan.to_right, "wrong": plan.to_wrong},
-            messages.SUCCESS,
-        )
-        return None

@@ -33,7 +33,7 @@ from progress.reviews import day_end, day_start
 from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question
 
-from .answer_groups import QuestionAnswers, answer_groups, override_counts
+from .answer_groups import override_counts
 from .item_analysis import item_statistics, standing_groups
 from .models import Cohort
 from .statistics import Totals
@@ -78,7 +78,6 @@ class ItemStats:
     item_rest: float | None = None
     option_r: dict[str, float | None] = field(default_factory=dict)
     alpha_if_deleted: float | None = None
-    answers: QuestionAnswers | None = None  # free questions: answers grouped by text
     overrides: int = 0  # attempts an instructor overrode
 
     @property
@@ -307,12 +306,8 @@ def cohort_results(
                 for index, alternatives in enumerate(question.current_revision.expected)
             ]
 
-    # 4. Free answers grouped by normalised text, and overrides per question.
-    grouped = answer_groups(
-        learner_ids=cohort_learner_ids(cohort), question_ids=sorted(free), mode=mode
-    )
-    for question_id, answers in grouped.items():
-        items[question_id].answers = answers
+    # 4. Overrides per question. (The free answers grouped by text are read when an
+    # instructor opens them: answer_groups.)
     overridden = override_counts(learner_ids=cohort_learner_ids(cohort), question_ids=list(items))
     for question_id, n in overridden.items():
         items[question_id].overrides = n

@@ -121,18 +121,80 @@ def test_override_counts_per_question(cohort, instructor):
     assert counts == {question.pk: 2}
 
 
-def test_results_page_shows_answer_groups_and_overrides(client, cohort, instructor, settings):
+def test_results_page_folds_answer_groups_and_counts_overrides(
+    client, cohort, instructor, settings
+):
     from progress.models import Attempt
+    from quizzes.models import Question
 
     settings.RESULTS_MIN_LEARNERS = 1
     ana_attempt = Attempt.objects.get(learner__username="ana")
     verdict_override(attempt=ana_attempt, correct=True, reason="same idea", by=instructor)
     client.force_login(instructor)
+    question = Question.objects.get(code="q-10-03")
 
-    response = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/?phase=10")
+    response = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/?phase=10&mode=first")
 
     html = " ".join(response.content.decode().split())
-    assert "<summary>5 answers, grouped by text</summary>" in html
-    assert '<tr class="mostly-wrong"><td>skip connection</td><td>1</td><td>2</td></tr>' in html
-    assert "<tr><td>Identity</td><td>1</td><td>0</td></tr>" in html
+    url = f"/admin/teaching/cohort/{cohort.pk}/results/answers/{question.pk}/?mode=first"
+    assert (
+        f'<details class="answers-fold" data-hx-get="{url}" data-hx-trigger="toggle once" '
+        'data-hx-target="find .answers-body">' in html
+    )
+    assert f'<a href="{url}">Show the answers grouped by text</a>' in html
     assert '<td>5 <span class="overrides">(1 overridden)</span></td>' in html
+
+
+def answers_url(cohort, code="q-10-03", mode="latest"):
+    from quizzes.models import Question
+
+    question = Question.objects.get(code=code)
+    return f"/admin/teaching/cohort/{cohort.pk}/results/answers/{question.pk}/?mode={mode}"
+
+
+def test_answers_fragment_for_htmx(client, cohort, instructor):
+    client.force_login(instructor)
+
+    response = client.get(answers_url(cohort), headers={"HX-Request": "true"})
+
+    html = " ".join(response.content.decode().split())
+    assert "<html" not in html
+    assert html.startswith('<table class="answer-groups"> <caption>5 answers, grouped by text')
+    assert '<tr class="mostly-wrong"><td>skip connection</td><td>0</td><td>3</td></tr>' in html
+    assert "<tr><td>Identity</td><td>1</td><td>0</td></tr>" in html
+
+
+def test_answers_page_without_htmx(client, cohort, instructor):
+    client.force_login(instructor)
+
+    response = client.get(answers_url(cohort, mode="bogus"))
+
+    html = " ".join(response.content.decode().split())
+    assert "<title>Answers to q-10-03 | " in html
+    assert "<tr><td>the identity path</td><td>1</td><td>0</td></tr>" in html
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_answers_fragment_runs_fixed_queries(
+    client, cohort, instructor, django_assert_num_queries, count
+):
+    for n in range(count):
+        learner = UserFactory(username=f"extra{n}")
+        cohort.learners.add(learner)
+        answer(learner, "q-10-03", text=f"phrasing {n}")
+    client.force_login(instructor)
+    url = answers_url(cohort)
+
+    # session, user, cohort, the user's and the group's permissions, question, answers
+    with django_assert_num_queries(7):
+        client.get(url, headers={"HX-Request": "true"})
+
+
+def test_answers_of_another_cohort_or_a_choice_question_are_404(client, cohort, instructor):
+    other = Cohort.objects.create(name="Autumn")
+    client.force_login(instructor)
+
+    other_cohort = client.get(answers_url(other))
+    choice = client.get(answers_url(cohort, code="q-10-01"))
+
+    assert (other_cohort.status_code, choice.status_code) == (404, 404)
