@@ -273,6 +273,7 @@ class RegradeAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin)
         "question",
         "kind",
         "verdict_change",
+        "reason",
         "by",
     ]
     list_filter = ["kind"]

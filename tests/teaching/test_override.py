@@ -209,3 +209,14 @@ def test_regrade_leaves_an_overridden_attempt_alone(free_attempt, instructor):
     plan = grader_regrade_plan()
 
     assert (len(plan.changes), plan.unchanged, plan.overridden) == (0, 0, 1)
+
+
+def test_regrade_list_shows_the_override_and_its_reason(client, free_attempt, instructor):
+    verdict_override(attempt=free_attempt, correct=True, reason="same idea", by=instructor)
+    client.force_login(instructor)
+
+    html = " ".join(client.get("/admin/progress/regrade/").content.decode().split())
+
+    assert '<td class="field-kind">instructor&#x27;s override</td>' in html
+    assert '<td class="field-verdict_change">wrong → right</td>' in html
+    assert '<td class="field-reason">same idea</td>' in html
