@@ -2,6 +2,8 @@
 
 from django.contrib import admin, messages
 from django.db.models import Q
+from django.utils.html import escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from teaching.models import Cohort
@@ -24,6 +26,10 @@ class InviteAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
     ]
     list_filter = [TaughtCohortFilter]
     list_select_related = ["created_by", "used_by", "cohort"]
+
+    class Media:
+        # The invite link's copy button (no inline script: the CSP forbids it).
+        js = ["js/copy.js"]
 
     def get_fields(self, request, obj=None):
         if obj is None:
@@ -61,10 +67,19 @@ class InviteAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
         )
         obj.pk = invite.pk
         obj.refresh_from_db()
-        messages.success(
-            request,
-            _("Invite link (shown only now, valid for 7 days): %(url)s") % {"url": url},
+        text = escape(_("Invite link (shown only now, valid for 7 days): %(url)s")) % {
+            "url": escape(url)
+        }
+        # The link stays plain text (to select by hand); copy.js adds a button after it.
+        slot = format_html(
+            '<span class="copy-slot" data-copy-text="{}" data-copy-label="{}" '
+            'data-copied-label="{}" data-copy-fallback="{}"></span>',
+            url,
+            _("Copy link"),
+            _("Copied."),
+            _("Selected: press Ctrl+C (⌘C) to copy."),
         )
+        messages.success(request, mark_safe(f"{text} {slot}"))  # noqa: S308 - escaped above
 
 
 @admin.register(Profile)

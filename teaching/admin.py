@@ -7,32 +7,40 @@ import itertools
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
-from django.core.exceptions import PermissionDenied
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import Http404, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+    StreamingHttpResponse,
+)
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.text import slugify
+from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
-from audit.enums import AuditKind
 from audit.models import AuditEvent
-from audit.services import audit_record
 from portal.admin import ReadOnlyAdminMixin
 from progress.models import Attempt, Regrade
-from quizzes.admin import QuestionAdmin, RevisionInline
+from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question
 
+# The question admin with the regrade actions, registered by importing it.
+from . import admin_questions  # noqa: F401
+from .answer_groups import answer_groups
 from .export import BOM, export_rows
-from .impact import key_changes
+from .forms import VerdictOverrideForm
 from .item_analysis import min_learners
 from .models import Cohort
 from .scope import CohortScopedAdminMixin, HiddenObjectAdminMixin, TaughtCohortFilter
-from .selectors import MODES, cohort_results, learner_attempts
-from .services import regrade_apply, regrade_plan
+from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts
+from .services import verdict_override
 
 LEARNERS_PER_PAGE = 250
 
@@ -81,6 +89,16 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
                 "<int:pk>/results/learner/<int:learner_id>/",
                 view(self.learner_view),
                 name="teaching_cohort_learner",
+            ),
+            path(
+                "<int:pk>/results/answers/<int:question_id>/",
+                view(self.answers_view),
+                name="teaching_cohort_answers",
+            ),
+            path(
+                "<int:pk>/results/learner/<int:learner_id>/attempt/<int:attempt_id>/override/",
+                view(self.override_view),
+                name="teaching_cohort_override",
             ),
             path(
                 "<int:pk>/results/export.csv",
@@ -139,8 +157,81 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
             **self._context(request, cohort, title),
             "learner": learner,
             "attempts": learner_attempts(cohort=cohort, learner_id=learner.pk),
+            "can_override": self.has_override_permission(request),
         }
         return TemplateResponse(request, "admin/teaching/cohort/learner.html", context)
+
+    def answers_view(self, request, pk, question_id):
+        """One free question's answers grouped by normalised text: the fragment the
+        results page loads into its fold (htmx), or a page of its own."""
+        cohort = self._cohort(request, pk)
+        question = get_object_or_404(
+            Question.objects.active().select_related("current_revision"),
+            pk=question_id,
+            current_revision__kind=QuestionKind.FREE,
+        )
+        mode = request.GET.get("mode", "latest")
+        mode = mode if mode in MODES else "latest"
+        answers = answer_groups(
+            learner_ids=cohort_learner_ids(cohort), question_ids=[question.pk], mode=mode
+        ).get(question.pk)
+        title = _("Answers to %(question)s") % {"question": question.code}
+        context = {
+            **self._context(request, cohort, title),
+            "question": question,
+            "answers": answers,
+            "mode": mode,
+        }
+        template = "admin/teaching/cohort/answers.html"
+        if request.htmx:
+            template += "#answer-groups"
+        return TemplateResponse(request, template, context)
+
+    def has_override_permission(self, request) -> bool:
+        # An override is a regrade of one attempt by hand: the same permission.
+        return request.user.has_perm("progress.run_regrade")
+
+    def override_view(self, request, pk, learner_id, attempt_id):
+        """Mark one attempt right or wrong with a reason. Only an attempt of a learner
+        in a cohort the instructor teaches: anything else is a 404."""
+        cohort = self._cohort(request, pk)
+        learner = get_object_or_404(cohort.learners.filter(is_staff=False), pk=learner_id)
+        attempt = get_object_or_404(
+            Attempt.objects.select_related("question"), pk=attempt_id, learner=learner
+        )
+        if not self.has_override_permission(request):
+            raise PermissionDenied
+        # After the scope checks: another cohort's attempt is a 404 whatever the method.
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        back = reverse("admin:teaching_cohort_learner", args=[cohort.pk, learner.pk])
+        form = VerdictOverrideForm(request.POST)
+        if not form.is_valid():
+            errors = "; ".join(e for field in form.errors.values() for e in field)
+            self.message_user(request, errors, messages.ERROR)
+            return HttpResponseRedirect(back)
+        try:
+            verdict_override(
+                attempt=attempt,
+                correct=form.cleaned_data["verdict"] == "right",
+                reason=form.cleaned_data["reason"],
+                by=request.user,
+                request=request,
+            )
+        except ValidationError as error:
+            self.message_user(request, "; ".join(error.messages), messages.ERROR)
+            return HttpResponseRedirect(back)
+        self.message_user(
+            request,
+            _("Attempt at %(question)s of %(when)s marked %(verdict)s.")
+            % {
+                "question": attempt.question.code,
+                "when": date_format(localtime(attempt.created_at), "DATETIME_FORMAT"),
+                "verdict": _("right") if form.cleaned_data["verdict"] == "right" else _("wrong"),
+            },
+            messages.SUCCESS,
+        )
+        return HttpResponseRedirect(f"{back}#attempt-{attempt.pk}")
 
     def export_view(self, request, pk):
         cohort = self._cohort(request, pk)
@@ -182,6 +273,7 @@ class RegradeAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin)
         "question",
         "kind",
         "verdict_change",
+        "reason",
         "by",
     ]
     list_filter = ["kind"]
@@ -229,83 +321,3 @@ class AuditEventAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdm
     list_select_related = ["user"]
     search_fields = ["subject", "user__username"]
     date_hierarchy = "created_at"
-
-
-class RevisionWithAttemptsInline(RevisionInline):
-    fields = [*RevisionInline.fields, "attempt_count"]
-    readonly_fields = fields
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).annotate(n_attempts=Count("attempts"))
-
-    @admin.display(description=_("attempts"))
-    def attempt_count(self, revision):
-        return revision.n_attempts
-
-
-admin.site.unregister(Question)
-
-
-@admin.register(Question)
-class QuestionWithProgressAdmin(QuestionAdmin):
-    """The quiz app's question admin, plus what learners did with each revision and the
-    regrade action (kept here so the quizzes app knows nothing of learners)."""
-
-    inlines = [RevisionWithAttemptsInline]
-    actions = ["regrade"]
-
-    def get_urls(self):
-        view = self.admin_site.admin_view(self.key_changes_view)
-        return [
-            path("key-changes/", view, name="teaching_question_key_changes"),
-            *super().get_urls(),
-        ]
-
-    def key_changes_view(self, request):
-        """Questions whose key changed while attempts stand on older revisions, each
-        with a dry-run regrade one click away (the action's confirmation page)."""
-        if not self.has_view_permission(request):
-            raise PermissionDenied
-        context = {
-            **self.admin_site.each_context(request),
-            "opts": self.model._meta,
-            "title": _("Key changes with attempts on older revisions"),
-            "changes": key_changes(),
-            "can_regrade": self.has_run_regrade_permission(request),
-            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-        }
-        return TemplateResponse(request, "admin/teaching/key_changes.html", context)
-
-    def has_run_regrade_permission(self, request):
-        return request.user.has_perm("progress.run_regrade")
-
-    @admin.action(description=_("Regrade older revisions' attempts"), permissions=["run_regrade"])
-    def regrade(self, request, queryset):
-        plan = regrade_plan(questions=list(queryset))
-        if request.POST.get("confirm") != "yes":
-            context = {
-                **self.admin_site.each_context(request),
-                "opts": self.model._meta,
-                "title": _("Regrade: what would change"),
-                "plan": plan,
-                "changes": key_changes(questions=queryset),
-                "questions": queryset,
-                "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
-            }
-            return TemplateResponse(request, "admin/teaching/regrade_confirm.html", context)
-        written = regrade_apply(plan=plan, by=request.user)
-        audit_record(
-            kind=AuditKind.REGRADE_RUN,
-            request=request,
-            questions=sorted(q.code for q in queryset),
-            changed=written,
-            to_right=plan.to_right,
-            to_wrong=plan.to_wrong,
-        )
-        self.message_user(
-            request,
-            _("%(n)d regrade entries recorded (%(right)d now right, %(wrong)d now wrong).")
-            % {"n": written, "right": plan.to_right, "wrong": plan.to_wrong},
-            messages.SUCCESS,
-        )
-        return None

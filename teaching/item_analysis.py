@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection
@@ -40,9 +41,27 @@ class PhaseReliability:
     judged: bool
 
 
-def first_try_groups(standings, question_ids) -> dict[int, list[tuple[str, bool, int, int]]]:
-    """{question id: [(first answer pattern, right on first try, learners, sum of their
-    phase totals)]}, in one query."""
+class StandingGroup(NamedTuple):
+    """Learners alike on one question: same first answer and verdict (a 0/1 integer),
+    same latest answer, same band (1 upper, 2 lower 27 %, 0 neither). A tuple: there
+    are thousands of them."""
+
+    question_id: int
+    first_pattern: str
+    first_correct: int
+    latest_pattern: str
+    band: int
+    learners: int
+    phase_total: int  # the sum of their first-try totals in the question's phase
+    attempts: int
+
+
+def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGroup]:
+    """Every per-question figure of the results in one scan of the standings: a window
+    function gives each learner's first-try total in the question's phase, and the
+    outer query groups by question, answers, verdict and band. One pass instead of one
+    per figure is what keeps the default results view fast (the standings scan is most
+    of its time)."""
     inner = (
         standings.filter(question__in=question_ids)
         .annotate(
@@ -55,29 +74,60 @@ def first_try_groups(standings, question_ids) -> dict[int, list[tuple[str, bool,
                     )
                 ),
                 partition_by=[F("learner_id"), F("question__phase_id")],
-            )
+            ),
+            band=Case(
+                When(learner_id__in=upper, then=Value(1)),
+                When(learner_id__in=lower, then=Value(2)),
+                default=Value(0),
+                output_field=IntegerField(),
+            ),
         )
         .order_by()
-        .values("question_id", "first_pattern", "first_correct", "phase_total")
+        .values(
+            "question_id",
+            "first_pattern",
+            "first_correct",
+            "latest_pattern",
+            "band",
+            "phase_total",
+            "attempts",
+        )
     )
     sql, params = inner.query.sql_with_params()
-    groups: dict[int, list] = defaultdict(list)
     with connection.cursor() as cursor:
         cursor.execute(
             # The inner SQL is the ORM's own, its values passed apart as params.
-            "SELECT question_id, first_pattern, first_correct, COUNT(*), SUM(phase_total) "  # noqa: S608
-            f"FROM ({sql}) first_tries GROUP BY question_id, first_pattern, first_correct",
+            "SELECT question_id, first_pattern, first_correct, latest_pattern, band, "  # noqa: S608
+            "COUNT(*), SUM(phase_total), SUM(attempts) "
+            f"FROM ({sql}) standings GROUP BY question_id, first_pattern, first_correct, "
+            "latest_pattern, band",
             params,
         )
-        for question_id, pattern, right, n, total in cursor.fetchall():
-            groups[question_id].append((pattern, bool(right), n, int(total)))
-    return groups
+        # int(): PostgreSQL sums bigints into numerics (Decimal).
+        return [
+            StandingGroup(q, fp, int(fc), lp, band, n, int(total), int(attempts))
+            for q, fp, fc, lp, band, n, total, attempts in cursor.fetchall()
+        ]
 
 
-def item_statistics(*, standings, phases, questions, items, phase_totals) -> list[PhaseReliability]:
+def first_try_groups(groups: list[StandingGroup]) -> dict[int, list[tuple[str, bool, int, int]]]:
+    """{question id: [(first answer pattern, right on first try, learners, sum of their
+    phase totals)]}."""
+    sums: dict[tuple[int, str, int], list[int]] = defaultdict(lambda: [0, 0])
+    for g in groups:
+        entry = sums[(g.question_id, g.first_pattern, g.first_correct)]
+        entry[0] += g.learners
+        entry[1] += g.phase_total
+    by_question: dict[int, list] = defaultdict(list)
+    for (question_id, pattern, right), (n, total) in sums.items():
+        by_question[question_id].append((pattern, bool(right), n, total))
+    return by_question
+
+
+def item_statistics(*, groups, phases, questions, items, phase_totals) -> list[PhaseReliability]:
     """Fill each ItemStats' item–rest correlation, option point-biserials and
-    KR-20-if-deleted; return each shown phase's KR-20."""
-    groups = first_try_groups(standings, [q.pk for q in questions])
+    KR-20-if-deleted from the standing groups; return each shown phase's KR-20."""
+    groups = first_try_groups(groups)
     enough = min_learners()
     by_phase: dict[int, list] = defaultdict(list)
     for question in questions:

@@ -24,7 +24,8 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Q, Sum
+from django.db import connection
+from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
 from progress.models import Attempt, LearnerQuestion, ReviewCard
@@ -32,7 +33,8 @@ from progress.reviews import day_end, day_start
 from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question
 
-from .item_analysis import item_statistics
+from .answer_groups import override_counts
+from .item_analysis import item_statistics, standing_groups
 from .models import Cohort
 from .statistics import Totals
 
@@ -76,6 +78,7 @@ class ItemStats:
     item_rest: float | None = None
     option_r: dict[str, float | None] = field(default_factory=dict)
     alpha_if_deleted: float | None = None
+    overrides: int = 0  # attempts an instructor overrode
 
     @property
     def facility(self) -> float | None:
@@ -138,6 +141,14 @@ class CohortResults:
     reliabilities: list = field(default_factory=list)
 
 
+def raw_rows(queryset) -> list[tuple]:
+    """A values_list queryset's rows, fetched without the ORM's converters."""
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
 def cohort_learner_ids(cohort: Cohort):
     """The cohort's learner ids as a subquery. Staff accounts (an instructor trying the
     quizzes) are left out of every figure."""
@@ -172,12 +183,9 @@ def cohort_results(
     learners = list(
         cohort.learners.filter(is_staff=False).order_by("username").values_list("id", "username")
     )
+    phase_sizes = [per_phase_total[p.pk] for p in shown_phases]
     rows = {
-        learner_id: LearnerRow(
-            learner_id,
-            username,
-            [Cell(total=per_phase_total[p.pk]) for p in shown_phases],
-        )
+        learner_id: LearnerRow(learner_id, username, [Cell(total=n) for n in phase_sizes])
         for learner_id, username in learners
     }
     column = {p.pk: index for index, p in enumerate(shown_phases)}
@@ -194,7 +202,8 @@ def cohort_results(
     # 1. The learner × phase table, each learner's total, and the first-try totals per
     # phase that the item statistics need.
     first_totals: dict[int, list[int]] = defaultdict(list)
-    for learner_id, phase_id, answered, correct, first in (
+    answered_per_phase: dict[int, int] = defaultdict(int)
+    per_learner_phase = (
         standings.order_by()
         .values_list("learner", "question__phase")
         .annotate(
@@ -202,11 +211,15 @@ def cohort_results(
             right=Count("id", filter=Q(**{right: True})),
             first=Count("id", filter=Q(first_correct=True)),
         )
-    ):
+    )
+    # Read with a plain cursor: ten thousand rows of integers need none of the ORM's
+    # per-value converters, which took a tenth of the page's time.
+    for learner_id, phase_id, answered, correct, first in raw_rows(per_learner_phase):
         row = rows.get(learner_id)
         if row is None or phase_id not in column:
             continue
         first_totals[phase_id].append(first)
+        answered_per_phase[phase_id] += answered
         cell = row.cells[column[phase_id]]
         cell.answered, cell.correct = answered, correct
         row.answered += answered
@@ -233,46 +246,50 @@ def cohort_results(
         if learner_id in rows:
             rows[learner_id].due, rows[learner_id].overdue = due, overdue
 
-    # 2. Item analysis in one pass: attempts, learners who tried, right on first try, and
-    # right on first try in the top and bottom 27 % of learners by total (discrimination).
+    # 2. Item analysis in one scan of the standings (standing_groups): attempts,
+    # learners who tried, right on first try, right on first try in the top and bottom
+    # 27 % of learners by total (discrimination), the answers given, and what the
+    # item statistics need.
     ranked = sorted(rows.values(), key=lambda r: (r.correct, r.username))
     group = math.floor(len(ranked) * GROUP_SHARE)
     lower = [r.learner_id for r in ranked[:group]]
     upper = [r.learner_id for r in ranked[-group:]] if group else []
-    for question_id, attempts, learners_n, first_right, up, low in (
-        standings.order_by()
-        .values_list("question")
-        .annotate(
-            n=Sum("attempts"),
-            who=Count("id"),
-            first_right=Count("id", filter=Q(first_correct=True)),
-            up=Count("id", filter=Q(learner__in=upper, first_correct=True)),
-            low=Count("id", filter=Q(learner__in=lower, first_correct=True)),
-        )
-    ):
-        if question_id in items:
-            stats = items[question_id]
-            stats.attempts, stats.learners, stats.first_right = attempts, learners_n, first_right
-            if group:
-                stats.discrimination = (up - low) / group
+    groups = standing_groups(standings, question_ids=list(items), upper=upper, lower=lower)
+    up: dict[int, int] = defaultdict(int)
+    low: dict[int, int] = defaultdict(int)
+    for g in groups:
+        stats = items[g.question_id]
+        stats.attempts += g.attempts
+        stats.learners += g.learners
+        if g.first_correct:
+            stats.first_right += g.learners
+            if g.band == 1:
+                up[g.question_id] += g.learners
+            elif g.band == 2:
+                low[g.question_id] += g.learners
+    if group:
+        for question_id, stats in items.items():
+            if stats.learners:
+                stats.discrimination = (up[question_id] - low[question_id]) / group
 
-    # 4. Which options were picked and which mentions missed, in the answers as given.
-    choice_ids = [q.pk for q in questions if q.current_revision.kind != QuestionKind.FREE]
-    free_ids = [q.pk for q in questions if q.current_revision.kind == QuestionKind.FREE]
-    if mode in MODE_ATTEMPT:
-        via = MODE_ATTEMPT[mode].removesuffix("_attempt")
-        patterns = standings.filter(question__in=choice_ids + free_ids).values_list(
-            "question", f"{via}_pattern"
-        )
-    else:
+    # 3. Which options were picked and which mentions missed, in the answers as given:
+    # the latest or first answers from the groups, every attempt in "all" mode.
+    if mode == "all":
         patterns = (
             cohort_attempts(cohort=cohort)
-            .filter(question__in=choice_ids + free_ids)
+            .filter(question__in=list(items))
             .values_list("question", "pattern")
+            .order_by()
+            .annotate(n=Count("id"))
         )
-    free = set(free_ids)
+    else:
+        patterns = [
+            (g.question_id, g.latest_pattern if mode == "latest" else g.first_pattern, g.learners)
+            for g in groups
+        ]
+    free = {q.pk for q in questions if q.current_revision.kind == QuestionKind.FREE}
     misses: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-    for question_id, pattern, n in patterns.order_by().annotate(n=Count("id")):
+    for question_id, pattern, n in patterns:
         stats = items[question_id]
         if question_id in free:
             stats.free_answers += n
@@ -283,11 +300,17 @@ def cohort_results(
         for key in pattern:
             stats.picks[key] = stats.picks.get(key, 0) + n
     for question in questions:
-        if question.current_revision.kind == QuestionKind.FREE:
+        if question.pk in free:
             items[question.pk].mention_misses = [
                 (" / ".join(alternatives), misses[question.pk].get(index, 0))
                 for index, alternatives in enumerate(question.current_revision.expected)
             ]
+
+    # 4. Overrides per question. (The free answers grouped by text are read when an
+    # instructor opens them: answer_groups.)
+    overridden = override_counts(learner_ids=cohort_learner_ids(cohort), question_ids=list(items))
+    for question_id, n in overridden.items():
+        items[question_id].overrides = n
 
     # 5. Pictures: the distribution of totals and each phase's completion.
     total_questions = len(questions)
@@ -297,9 +320,9 @@ def cohort_results(
         buckets[min(9, int(share * 10))] += 1
     histogram = [(f"{i * 10}–{i * 10 + 10}%", n) for i, n in enumerate(buckets)]
     completion = []
-    for index, phase_obj in enumerate(shown_phases):
+    for phase_obj in shown_phases:
         possible = per_phase_total[phase_obj.pk] * len(rows)
-        done = sum(row.cells[index].answered for row in rows.values())
+        done = answered_per_phase[phase_obj.pk]
         completion.append((phase_obj, done / possible if possible else 0.0))
 
     phase_totals = {
@@ -307,7 +330,7 @@ def cohort_results(
         for phase_id, values in first_totals.items()
     }
     reliabilities = item_statistics(
-        standings=standings,
+        groups=groups,
         phases=shown_phases,
         questions=questions,
         items=items,

@@ -1,18 +1,25 @@
-"""Writes for instructors: regrading older revisions' attempts."""
+"""Writes for instructors: regrading older revisions' attempts or older graders' grades,
+and overriding one attempt's verdict."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import F
+from django.utils.translation import gettext as _
 
+from audit.enums import AuditKind
+from audit.services import audit_record
 from progress.enums import VerdictSource
-from progress.models import Attempt, Regrade
+from progress.models import Attempt, Regrade, verdict_newest
 from progress.services import grade_feedback, learner_question_rebuild
 from quizzes.enums import QuestionKind
-from quizzes.grading import Grade
+from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import QuestionRevision
+
+REASON_MAX = Regrade._meta.get_field("reason").max_length
 
 
 @dataclass
@@ -22,6 +29,7 @@ class RegradeChange:
     old_correct: bool
     old_score: float
     result: Grade
+    reason: str = ""
 
 
 @dataclass
@@ -32,6 +40,7 @@ class RegradePlan:
     changes: list[RegradeChange] = field(default_factory=list)
     unchanged: int = 0
     skipped: int = 0  # options no longer match by key, or the kind changed
+    overridden: int = 0  # an instructor's override stands: a regrade leaves it alone
 
     @property
     def to_right(self) -> int:
@@ -47,6 +56,7 @@ class RegradePlan:
             f"{self.to_wrong} right → wrong, "
             f"{len(self.changes) - self.to_right - self.to_wrong} score only; "
             f"{self.unchanged} unchanged, {self.skipped} skipped (options differ by key)"
+            + (f", {self.overridden} kept (overridden by an instructor)" if self.overridden else "")
         )
 
 
@@ -73,12 +83,44 @@ def regrade_plan(*, questions) -> RegradePlan:
         if not _regradable(attempt.revision, current):
             plan.skipped += 1
             continue
-        verdict = attempt.verdict()
-        result = current.grade(keys=attempt.keys, text=attempt.text)
-        if result.correct == verdict.correct and result.score == verdict.score:
-            plan.unchanged += 1
-            continue
-        plan.changes.append(RegradeChange(attempt, current, verdict.correct, verdict.score, result))
+        _plan_add(plan, attempt, current)
+    return plan
+
+
+def _plan_add(plan: RegradePlan, attempt: Attempt, revision: QuestionRevision, reason=""):
+    """Grade `attempt` against `revision` and note what would change. An instructor's
+    override is a judgement, not a grade: no matcher or key edit replaces it."""
+    verdict = attempt.verdict()
+    if verdict.source == VerdictSource.OVERRIDE:
+        plan.overridden += 1
+        return
+    # As attempt_record grades (language unknown: both stemmers), so a regrade agrees
+    # with what a new answer would get.
+    result = revision.grade(keys=attempt.keys, text=attempt.text)
+    if result.correct == verdict.correct and result.score == verdict.score:
+        plan.unchanged += 1
+        return
+    plan.changes.append(
+        RegradeChange(attempt, revision, verdict.correct, verdict.score, result, reason)
+    )
+
+
+def grader_regrade_plan(*, questions=None) -> RegradePlan:
+    """Plan a regrade of free answers graded by an older matcher
+    (`grader_version` < GRADER_VERSION), each against its own revision's key, so only
+    the matcher's change shows; `questions` limits it. Reads only."""
+    plan = RegradePlan()
+    attempts = (
+        Attempt.objects.filter(grader_version__lt=GRADER_VERSION, revision__kind=QuestionKind.FREE)
+        .select_related("revision", "question")
+        .prefetch_related("regrades")
+        .order_by("id")
+    )
+    if questions is not None:
+        attempts = attempts.filter(question__in=questions)
+    for attempt in attempts:
+        reason = f"grader {attempt.grader_version} → {GRADER_VERSION}"
+        _plan_add(plan, attempt, attempt.revision, reason)
     return plan
 
 
@@ -97,6 +139,7 @@ def regrade_apply(*, plan: RegradePlan, by=None) -> int:
                     new_score=change.result.score,
                     new_partial=change.result.partial,
                     new_feedback=grade_feedback(change.result),
+                    reason=change.reason,
                     by=by,
                 )
                 for change in plan.changes
@@ -106,3 +149,52 @@ def regrade_apply(*, plan: RegradePlan, by=None) -> int:
             pairs={(c.attempt.learner_id, c.attempt.question_id) for c in plan.changes}
         )
     return len(plan.changes)
+
+
+def verdict_override(*, attempt: Attempt, correct: bool, reason: str, by, request=None) -> Regrade:
+    """An instructor marks one attempt right or wrong, with a reason: a new Regrade row
+    (the attempt stays as it is), audited, and the learner's standing and review card
+    follow it, all in one transaction. Right counts as full marks, wrong as none: the
+    verdict is the instructor's, not a partial grade. Raises ValidationError for a
+    missing or too long reason."""
+    reason = " ".join(reason.split())
+    if not reason:
+        raise ValidationError(_("Give a reason for the new verdict."))
+    if len(reason) > REASON_MAX:
+        raise ValidationError(_("Keep the reason under %(n)d characters.") % {"n": REASON_MAX + 1})
+    with transaction.atomic():
+        # Serialises overrides of one attempt, so "old" is the verdict each replaced.
+        attempt = Attempt.objects.select_for_update().get(pk=attempt.pk)
+        newest = verdict_newest(attempt.regrades.all())
+        verdict = attempt.verdict()
+        entry = Regrade(
+            attempt=attempt,
+            kind=VerdictSource.OVERRIDE,
+            revision=None,
+            old_correct=verdict.correct,
+            old_score=verdict.score,
+            new_correct=correct,
+            new_score=1.0 if correct else 0.0,
+            new_partial=1.0 if correct else 0.0,
+            # The grader's explanation stays readable next to the instructor's verdict.
+            new_feedback=newest.new_feedback if newest else attempt.feedback,
+            reason=reason,
+            by=by,
+        )
+        # An old attempt may have stored empty feedback, which is fine here.
+        entry.full_clean(exclude=["new_feedback"])
+        entry.save()
+        audit_record(
+            kind=AuditKind.REGRADE_RUN,
+            request=request,
+            user=by,
+            subject=attempt.learner.get_username(),
+            override=True,
+            attempt=attempt.pk,
+            question=attempt.question.code,
+            old_correct=verdict.correct,
+            new_correct=correct,
+            reason=reason,
+        )
+        learner_question_rebuild(pairs={(attempt.learner_id, attempt.question_id)})
+    return entry

@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 
+from quizzes.models import Question
 from teaching.models import Cohort
 from tests.factories import UserFactory, answer
 from tests.html import vnu_available, vnu_problems
@@ -60,8 +61,15 @@ def test_every_page_is_valid_html(client, seeds_imported, tmp_path, learner):
         path.write_bytes(response.content)
         files.append(str(path))
     client.force_login(teacher)
-    path = tmp_path / "results.html"
-    path.write_bytes(client.get(f"/admin/teaching/cohort/{cohort.pk}/results/").content)
-    files.append(str(path))
+    free = Question.objects.get(code="q-10-03")
+    base = f"/admin/teaching/cohort/{cohort.pk}/results/"
+    for name, url in {
+        "results": base,
+        "drill-down": f"{base}learner/{learner.pk}/",
+        "answers": f"{base}answers/{free.pk}/",
+    }.items():
+        path = tmp_path / f"{name}.html"
+        path.write_bytes(client.get(url).content)
+        files.append(str(path))
 
     assert vnu_problems(files) == []

@@ -217,5 +217,5 @@ def test_instructor_sees_nothing_of_another_cohort(client, other_cohort):
                 assert secret not in body, (url + query, secret)
 
     # Each of the six models' object pages (change, delete, history, …) and the
-    # cohort's results, drill-down and export were tried.
-    assert object_urls == 6 * 4 + 1 + 3
+    # cohort's results, drill-down, answer groups, verdict override and export were tried.
+    assert object_urls == 6 * 4 + 1 + 5

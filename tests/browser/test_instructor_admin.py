@@ -1,0 +1,148 @@
+"""The instructors' admin in a real browser: the results page at 1280 px in both
+languages with nothing clipped, a verdict override from the drill-down, and the invite
+link's copy button."""
+
+import importlib
+import re
+
+import pytest
+from django.apps import apps
+from django.contrib.auth.models import Group
+
+from progress.models import Regrade
+from teaching.models import Cohort
+from tests.factories import PASSWORD, UserFactory, answer
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+LABELS = {
+    "en": {"items": "Item analysis", "groups": "Answers grouped by text"},
+    "es": {"items": "Análisis de ítems", "groups": "Respuestas agrupadas por texto"},
+}
+
+# Every overflow the eye would call clipped, measured by the browser itself: the page
+# wider than the window, a table wider than its box (so it must be scrolled), an SVG
+# text outside its picture's viewBox.
+CLIPPED = """() => {
+  const problems = [];
+  const root = document.documentElement;
+  if (root.scrollWidth > root.clientWidth) {
+    problems.push(`page ${root.scrollWidth} > ${root.clientWidth}`);
+  }
+  for (const box of document.querySelectorAll(".results-scroll")) {
+    if (box.scrollWidth > box.clientWidth + 1) {
+      const name = box.firstElementChild.className || box.firstElementChild.tagName;
+      problems.push(`${name} ${box.scrollWidth} > ${box.clientWidth}`);
+    }
+  }
+  for (const svg of document.querySelectorAll(".results-pictures svg")) {
+    const view = svg.viewBox.baseVal;
+    for (const text of svg.querySelectorAll("text")) {
+      const b = text.getBBox();
+      if (b.x < view.x || b.y < view.y || b.x + b.width > view.x + view.width
+          || b.y + b.height > view.y + view.height) {
+        problems.push(`svg text "${text.textContent}" at ${b.x},${b.y} ${b.width}x${b.height}`);
+      }
+    }
+  }
+  return problems;
+}"""
+
+
+def log_in(page, site, username):
+    page.goto(site + "/admin/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+
+
+@pytest.fixture
+def cohort(db):
+    cohort = Cohort.objects.create(name="Spring")
+    return cohort
+
+
+def teacher(cohort, language="en"):
+    # A live-server test may run after a flush that emptied what migrations made: make
+    # the group again with the migration's own code.
+    importlib.import_module("teaching.migrations.0002_instructors_group").create_group(apps, None)
+    user = UserFactory(username=f"teach-{language}", is_staff=True, profile=language)
+    user.groups.add(Group.objects.get(name="Instructors"))
+    cohort.instructors.add(user)
+    return user
+
+
+def fill(cohort, learners=12):
+    """Enough learners to be judged, one of them with a long unbroken answer."""
+    for n in range(learners):
+        learner = UserFactory(username=f"learner-with-a-long-name-{n:02d}")
+        cohort.learners.add(learner)
+        answer(learner, "q-10-01", keys=["B"] if n % 3 else ["A"])
+        answer(learner, "q-10-02", keys=["A", "C"] if n % 2 else ["A"])
+        answer(learner, "q-10-03", text="identity" if n % 2 else "skip connection")
+        answer(learner, "q-19-01", keys=["B"])
+        answer(learner, "q-19-02", text="3 sigma" if n % 4 else "x" * 300)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_results_page_at_1280_px_clips_nothing(page, site, cohort, axe_check, language):
+    instructor = teacher(cohort, language)
+    fill(cohort)
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+    log_in(page, site, instructor.username)
+    page.goto(f"{site}/admin/teaching/cohort/{cohort.pk}/results/")
+    page.get_by_role("heading", name=LABELS[language]["items"]).wait_for()
+    folds = page.get_by_text(LABELS[language]["groups"], exact=True).all()
+    for summary in folds:
+        summary.click()  # htmx loads the groups into the fold
+    for index in range(len(folds)):  # a table of groups, or "No answers yet."
+        page.locator("details.answers-fold .answers-body > :is(table, p)").nth(index).wait_for()
+
+    assert len(folds) == 3  # q-10-03, q-19-02, q-19-05
+    assert page.locator("html").get_attribute("lang") == language
+    problems = page.evaluate(CLIPPED)
+    assert problems == [], "; ".join(problems)
+    axe_check(page, f"results {language} at 1280 px")
+
+
+def test_override_from_the_drill_down(page, site, cohort, axe_check):
+    instructor = teacher(cohort)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    attempt = answer(ana, "q-10-03", text="the skip path keeps x as is")
+
+    log_in(page, site, instructor.username)
+    page.goto(f"{site}/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/")
+    page.get_by_text("Override…").click()
+    axe_check(page, "drill-down with the override form open")
+    page.get_by_label("right", exact=True).check()
+    page.get_by_label("Reason").fill("Same idea as the key, in other words")
+    page.get_by_role("button", name="Record verdict").click()
+
+    page.get_by_text(re.compile(r"Attempt at q-10-03 of .* marked right\.")).wait_for()
+    assert page.get_by_text("(marked by an instructor)").is_visible()
+    entry = Regrade.objects.get()
+    assert (entry.attempt_id, entry.kind, entry.new_correct, entry.reason) == (
+        attempt.pk,
+        "override",
+        True,
+        "Same idea as the key, in other words",
+    )
+
+
+def test_invite_link_copy_button(page, site, cohort):
+    instructor = teacher(cohort)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=site)
+
+    log_in(page, site, instructor.username)
+    page.goto(site + "/admin/accounts/invite/add/")
+    page.get_by_label("Note").fill("for a friend")
+    page.get_by_role("button", name="Save", exact=True).click()
+    page.get_by_role("button", name="Copy link").click()
+
+    page.get_by_role("status").filter(has_text="Copied.").wait_for()
+    shown = page.get_by_text("Invite link (shown only now").inner_text()
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert re.fullmatch(r"http://[^/]+/invite/[^/\s]+/", copied)
+    assert copied in shown

@@ -1,0 +1,222 @@
+"""An instructor's verdict override: one attempt marked right or wrong with a reason,
+stored as a new row, audited, and followed by standings, results and reviews."""
+
+import pytest
+from django.contrib.auth.models import Group
+from django.core.exceptions import ValidationError
+
+from audit.enums import AuditKind
+from audit.models import AuditEvent
+from progress.models import Attempt, LearnerQuestion, Regrade, ReviewCard
+from teaching.models import Cohort
+from teaching.services import verdict_override
+from tests.factories import UserFactory, answer
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def instructor(db):
+    user = UserFactory(username="teach", is_staff=True)
+    user.groups.add(Group.objects.get(name="Instructors"))
+    return user
+
+
+@pytest.fixture
+def cohort(seeds_imported, instructor):
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    cohort.learners.add(UserFactory(username="ana"))
+    return cohort
+
+
+@pytest.fixture
+def free_attempt(cohort):
+    """ana's free answer that the key misses: a phrasing the matcher does not know."""
+    return answer(cohort.learners.get(), "q-10-03", text="the skip path keeps x as is")
+
+
+def override_url(cohort, attempt):
+    return (
+        f"/admin/teaching/cohort/{cohort.pk}/results/learner/{attempt.learner_id}"
+        f"/attempt/{attempt.pk}/override/"
+    )
+
+
+def test_verdict_override_writes_an_entry_and_leaves_the_attempt(free_attempt, instructor):
+    entry = verdict_override(
+        attempt=free_attempt, correct=True, reason="  same idea,\n in other words ", by=instructor
+    )
+
+    free_attempt.refresh_from_db()
+    assert (free_attempt.correct, free_attempt.score) == (False, 0.0)
+    assert (entry.kind, entry.revision, entry.old_correct, entry.new_correct) == (
+        "override",
+        None,
+        False,
+        True,
+    )
+    assert (entry.new_score, entry.reason, entry.by) == (
+        1.0,
+        "same idea, in other words",
+        instructor,
+    )
+    verdict = Attempt.objects.get(pk=free_attempt.pk).verdict()
+    assert (verdict.correct, verdict.source, verdict.reason) == (
+        True,
+        "override",
+        "same idea, in other words",
+    )
+
+
+def test_verdict_override_updates_standing_and_audits(free_attempt, instructor):
+    verdict_override(attempt=free_attempt, correct=True, reason="right idea", by=instructor)
+
+    standing = LearnerQuestion.objects.get(learner=free_attempt.learner, question__code="q-10-03")
+    assert (standing.first_correct, standing.latest_correct, standing.ever_correct) == (
+        True,
+        True,
+        True,
+    )
+    event = AuditEvent.objects.get(kind=AuditKind.REGRADE_RUN)
+    assert (event.user, event.subject) == (instructor, "ana")
+    assert event.detail == {
+        "override": True,
+        "attempt": free_attempt.pk,
+        "question": "q-10-03",
+        "old_correct": False,
+        "new_correct": True,
+        "reason": "right idea",
+    }
+
+
+def test_verdict_override_to_wrong_brings_the_question_back_for_review(cohort, instructor):
+    attempt = answer(cohort.learners.get(), "q-10-01", keys=["B"])  # right as answered
+    assert not ReviewCard.objects.filter(learner=attempt.learner).exists()
+
+    verdict_override(attempt=attempt, correct=False, reason="copied", by=instructor)
+
+    card = ReviewCard.objects.get(learner=attempt.learner)
+    assert (card.question.code, card.learned_at) == ("q-10-01", None)
+    standing = LearnerQuestion.objects.get(learner=attempt.learner, question__code="q-10-01")
+    assert (standing.latest_correct, standing.latest_score) == (False, 0.0)
+
+
+@pytest.mark.parametrize("reason", ["", "   \n "])
+def test_verdict_override_without_reason_is_refused(free_attempt, instructor, reason):
+    with pytest.raises(ValidationError):
+        verdict_override(attempt=free_attempt, correct=True, reason=reason, by=instructor)
+
+    assert Regrade.objects.count() == 0
+    assert AuditEvent.objects.filter(kind=AuditKind.REGRADE_RUN).count() == 0
+
+
+def test_override_form_records_and_the_drill_down_shows_it(
+    client, cohort, free_attempt, instructor
+):
+    client.force_login(instructor)
+
+    response = client.post(
+        override_url(cohort, free_attempt), {"verdict": "right", "reason": "same idea"}, follow=True
+    )
+
+    html = " ".join(response.content.decode().split())
+    assert "Attempt at q-10-03 of " in html and " marked right.</li>" in html
+    assert '<td class="verdict-now"> <strong>right</strong> (marked by an instructor)' in html
+    assert "right (instructor&#x27;s override, " in html and ": same idea)" in html
+    assert list(Regrade.objects.values_list("kind", "new_correct", "by__username")) == [
+        ("override", True, "teach")
+    ]
+
+
+def test_override_form_without_reason_records_nothing(client, cohort, free_attempt, instructor):
+    client.force_login(instructor)
+
+    response = client.post(
+        override_url(cohort, free_attempt), {"verdict": "right", "reason": ""}, follow=True
+    )
+
+    assert "This field is required." in response.content.decode()
+    assert Regrade.objects.count() == 0
+
+
+def test_override_of_another_cohorts_learner_is_404(client, cohort, instructor):
+    other = Cohort.objects.create(name="Autumn")
+    bea = UserFactory(username="bea")
+    other.learners.add(bea)
+    attempt = answer(bea, "q-10-01", keys=["A"])
+    client.force_login(instructor)
+    data = {"verdict": "right", "reason": "x"}
+
+    via_own_cohort = client.post(override_url(cohort, attempt), data)
+    via_other_cohort = client.post(override_url(other, attempt), data)
+    wrong_learner = client.post(
+        f"/admin/teaching/cohort/{cohort.pk}/results/learner/"
+        f"{cohort.learners.get().pk}/attempt/{attempt.pk}/override/",
+        data,
+    )
+
+    assert (via_own_cohort.status_code, via_other_cohort.status_code) == (404, 404)
+    assert wrong_learner.status_code == 404
+    assert Regrade.objects.count() == 0
+
+
+def test_override_by_get_is_refused(client, cohort, free_attempt, instructor):
+    client.force_login(instructor)
+
+    response = client.get(override_url(cohort, free_attempt))
+
+    assert response.status_code == 405
+    assert Regrade.objects.count() == 0
+
+
+def test_override_needs_a_csrf_token(cohort, free_attempt, instructor):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(instructor)
+
+    response = client.post(override_url(cohort, free_attempt), {"verdict": "right", "reason": "x"})
+
+    assert response.status_code == 403
+    assert Regrade.objects.count() == 0
+
+
+def test_override_by_staff_without_regrade_permission_is_403(client, cohort, free_attempt):
+    helper = UserFactory(username="helper", is_staff=True)
+    cohort.instructors.add(helper)
+    helper.user_permissions.add(
+        *Group.objects.get(name="Instructors").permissions.exclude(codename="run_regrade")
+    )
+    client.force_login(helper)
+
+    response = client.post(override_url(cohort, free_attempt), {"verdict": "right", "reason": "x"})
+    page = client.get(
+        f"/admin/teaching/cohort/{cohort.pk}/results/learner/{free_attempt.learner_id}/"
+    )
+
+    assert response.status_code == 403
+    assert "Override…" not in page.content.decode()
+    assert Regrade.objects.count() == 0
+
+
+def test_regrade_leaves_an_overridden_attempt_alone(free_attempt, instructor):
+    from teaching.services import grader_regrade_plan
+
+    verdict_override(attempt=free_attempt, correct=True, reason="right idea", by=instructor)
+    Attempt.objects.filter(pk=free_attempt.pk).update(grader_version=1)
+
+    plan = grader_regrade_plan()
+
+    assert (len(plan.changes), plan.unchanged, plan.overridden) == (0, 0, 1)
+
+
+def test_regrade_list_shows_the_override_and_its_reason(client, free_attempt, instructor):
+    verdict_override(attempt=free_attempt, correct=True, reason="same idea", by=instructor)
+    client.force_login(instructor)
+
+    html = " ".join(client.get("/admin/progress/regrade/").content.decode().split())
+
+    assert '<td class="field-kind">instructor&#x27;s override</td>' in html
+    assert '<td class="field-verdict_change">wrong → right</td>' in html
+    assert '<td class="field-reason">same idea</td>' in html
