@@ -15,13 +15,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def instructor(db):
-    user = UserFactory(username="teach", is_staff=True)
-    user.groups.add(Group.objects.get(name="Instructors"))
-    return user
-
-
-@pytest.fixture
 def attempt(seeds_imported, instructor):
     ana = UserFactory(username="ana")
     cohort = Cohort.objects.create(name="Taught")

@@ -2,7 +2,6 @@
 verdicts, and the overrides counted per question."""
 
 import pytest
-from django.contrib.auth.models import Group
 
 from teaching.answer_groups import GROUPS_SHOWN, answer_groups, override_counts
 from teaching.models import Cohort
@@ -11,13 +10,6 @@ from teaching.services import verdict_override
 from tests.factories import UserFactory, answer
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def instructor(db):
-    user = UserFactory(username="teach", is_staff=True)
-    user.groups.add(Group.objects.get(name="Instructors"))
-    return user
 
 
 @pytest.fixture

@@ -20,13 +20,6 @@ def judge_small_cohorts(settings):
 
 
 @pytest.fixture
-def instructor(db):
-    user = UserFactory(username="teach", is_staff=True)
-    user.groups.add(Group.objects.get(name="Instructors"))
-    return user
-
-
-@pytest.fixture
 def cohort(seeds_imported, instructor):
     cohort = Cohort.objects.create(name="Spring")
     cohort.instructors.add(instructor)
