@@ -16,3 +16,4 @@ class AuditKind(models.TextChoices):
     PASSWORD_CHANGED = "password_changed", _("Password changed")
     IMPORT_RUN = "import_run", _("Quiz import run")
     REGRADE_RUN = "regrade_run", _("Regrade run")
+    VERDICT_OVERRIDDEN = "verdict_overridden", _("Verdict overridden by an instructor")

@@ -185,11 +185,10 @@ def verdict_override(*, attempt: Attempt, correct: bool, reason: str, by, reques
         entry.full_clean(exclude=["new_feedback"])
         entry.save()
         audit_record(
-            kind=AuditKind.REGRADE_RUN,
+            kind=AuditKind.VERDICT_OVERRIDDEN,
             request=request,
             user=by,
             subject=attempt.learner.get_username(),
-            override=True,
             attempt=attempt.pk,
             question=attempt.question.code,
             old_correct=verdict.correct,

@@ -71,10 +71,9 @@ def test_verdict_override_updates_standing_and_audits(free_attempt, instructor):
         True,
         True,
     )
-    event = AuditEvent.objects.get(kind=AuditKind.REGRADE_RUN)
+    event = AuditEvent.objects.get(kind=AuditKind.VERDICT_OVERRIDDEN)
     assert (event.user, event.subject) == (instructor, "ana")
     assert event.detail == {
-        "override": True,
         "attempt": free_attempt.pk,
         "question": "q-10-03",
         "old_correct": False,
@@ -101,7 +100,7 @@ def test_verdict_override_without_reason_is_refused(free_attempt, instructor, re
         verdict_override(attempt=free_attempt, correct=True, reason=reason, by=instructor)
 
     assert Regrade.objects.count() == 0
-    assert AuditEvent.objects.filter(kind=AuditKind.REGRADE_RUN).count() == 0
+    assert AuditEvent.objects.filter(kind=AuditKind.VERDICT_OVERRIDDEN).count() == 0
 
 
 def test_override_form_records_and_the_drill_down_shows_it(
