@@ -58,3 +58,19 @@ def test_regraded_wrong_question_comes_back_into_todays_reviews(regraded_wrong, 
 
     assert card.learned_at is None
     assert ReviewCard.objects.due_before(card.due.replace(year=card.due.year + 1)).count() == 1
+
+
+def test_card_says_an_instructor_marked_it_right(seeds_imported, learner, learner_client):
+    from teaching.services import verdict_override
+    from tests.factories import UserFactory
+
+    attempt = answer(learner, "q-10-03", text="no idea at all")
+    verdict_override(
+        attempt=attempt, correct=True, reason="right idea", by=UserFactory(username="teach")
+    )
+
+    html = _text(learner_client.get("/phase/10/"))
+    card = html[html.index('id="q-10-03"') : html.index('id="q-10-04"')]
+
+    assert "✓</span> Right" in card
+    assert "Marked right by your instructor on " in card and "“right idea”" in card
