@@ -19,6 +19,7 @@ from django_htmx.middleware import HtmxDetails
 from portal.errors import problem_response
 from quizzes.models import Phase, Question
 
+from .review_selectors import review_forecast, review_session, review_summary
 from .selectors import (
     QuestionState,
     activity_by_day,
@@ -26,9 +27,6 @@ from .selectors import (
     learner_progress,
     phase_states,
     question_state,
-    review_forecast,
-    review_session,
-    review_summary,
 )
 from .services import (
     Answered,
