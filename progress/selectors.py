@@ -6,13 +6,14 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db.models import Count
+from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
 from quizzes.grading import highlight_html
 from quizzes.models import Phase, Question, QuestionRevision
 
 from .models import Attempt, Draft, LearnerQuestion, Regrade, ReviewCard, Verdict
+from .paging import page_of, question_href
 from .reviews import day_start
 
 
@@ -49,6 +50,8 @@ class QuestionState:
     # the learner's own draft until the learner checks it and sends it.
     kept: dict | None = None
     next_code: str | None = None
+    # Where "Next question" goes when the next question is on another page of the phase.
+    next_url: str = ""
     # Set by the view for a question whose form is shown.
     token: str = ""
     show_form: bool = False
@@ -102,6 +105,10 @@ class QuestionState:
 
     # "reviews" when shown on the reviews page: "next" then means the next due card.
     context: str = ""
+
+    @property
+    def next_href(self) -> str:
+        return self.next_url or f"#{self.next_code}"
 
     @property
     def revision(self):
@@ -193,28 +200,6 @@ class PhaseProgress:
         return self.first_try_correct / self.first_tries if self.first_tries else None
 
 
-def phase_questions(*, phase: Phase) -> list[Question]:
-    return list(
-        Question.objects.active()
-        .for_phase(phase)
-        .select_related("current_revision", "phase")
-        .order_by("position")
-    )
-
-
-def phase_states(*, learner, phase: Phase) -> list[QuestionState]:
-    """Each active question of `phase` with the learner's latest attempt, tries and draft.
-    Three queries: questions, standings (with their latest attempts), drafts."""
-    questions = phase_questions(phase=phase)
-    states = {q.pk: QuestionState(question=q) for q in questions}
-    _standings_attach(states=states, standings=_standings(learner=learner, questions=questions))
-    _drafts_attach(learner=learner, states=states)
-    ordered = [states[q.pk] for q in questions]
-    for state, following in zip(ordered, ordered[1:], strict=False):
-        state.next_code = following.question.code
-    return ordered
-
-
 def _drafts_attach(*, learner, states: dict[int, QuestionState]) -> None:
     """One query: each state's draft, and what was kept while logged out."""
     for question_id, answer, logged_out in Draft.objects.filter(
@@ -247,17 +232,35 @@ def question_state(*, learner, question: Question, with_card: bool = False) -> Q
     """One question's state, for the HTMX fragments; `with_card` also reads its review
     card, for the feedback right after an answer."""
     standing = next(iter(_standings(learner=learner, questions=[question])), None)
+    # The next question with how many active questions come before it, in one query:
+    # when it starts the next page of the phase, "Next question" links to that page.
+    before = (
+        Question.objects.active()
+        .filter(phase_id=OuterRef("phase_id"), position__lt=OuterRef("position"))
+        .order_by()
+        .values("phase_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     following = (
         Question.objects.active()
         .filter(phase_id=question.phase_id, position__gt=question.position)
         .order_by("position")
-        .values_list("code", flat=True)
+        .annotate(before=Subquery(before))
+        .values_list("code", "before")
         .first()
     )
     card = (
         ReviewCard.objects.filter(learner=learner, question=question).first() if with_card else None
     )
-    state = QuestionState(question=question, next_code=following, card=card)
+    state = QuestionState(question=question, next_code=following and following[0], card=card)
+    if following is not None:
+        code, ordinal = following
+        own = ordinal - 1 if question.retired_at is None else ordinal
+        if page_of(ordinal=ordinal) != page_of(ordinal=own):
+            state.next_url = question_href(
+                phase_number=question.phase.number, code=code, page=page_of(ordinal=ordinal)
+            )
     _standings_attach(states={question.pk: state}, standings=[standing] if standing else [])
     return state
 
