@@ -80,3 +80,31 @@ def test_next_question_after_a_pages_last_answer_opens_the_next_page(page, site,
 
     page.wait_for_url(re.compile(r"/phase/31/\?page=2#q-31-25$"))
     assert _in_view(page, "q-31-25")
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_home_with_95_phases_fits_one_desktop_screen(
+    browser, site, make_phases, axe_check, language
+):
+    codes = make_phases(95, questions=4)
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    create_account(page, site, f"many-{language}")
+    if language == "es":
+        page.get_by_role("button", name="Español").click()
+    learner = get_user_model().objects.get(username=f"many-{language}")
+    for phase in codes[:30]:
+        for code in phase:
+            answer(learner, code, keys=["A"], text="zebraword")
+    answer(learner, codes[40][0], keys=["A"])
+
+    page.goto(site + "/")
+
+    assert page.evaluate("document.documentElement.scrollHeight") <= 900
+    assert page.evaluate("document.documentElement.scrollWidth") == 1280
+    last = page.get_by_role("link", name=re.compile(r"^(Phase|Fase) 95: "))
+    assert last.bounding_box()["y"] + last.bounding_box()["height"] <= 900
+    axe_check(page, f"home with 95 phases, {language}")
+    page.get_by_role("link", name=re.compile(rf"^{WORDS[language]['continue']} · ")).click()
+    page.wait_for_url(re.compile(r"/phase/41/#q-41-01$"))
+    context.close()
