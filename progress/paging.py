@@ -8,11 +8,9 @@ that holds the question (page 1 keeps the plain `/phase/N/#CODE`).
 from django.conf import settings
 from django.urls import reverse
 
-DEFAULT_PAGE_SIZE = 25
-
 
 def page_size() -> int:
-    return getattr(settings, "PHASE_PAGE_SIZE", DEFAULT_PAGE_SIZE)
+    return settings.PHASE_PAGE_SIZE
 
 
 def page_of(*, ordinal: int) -> int:
