@@ -78,6 +78,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/results_bench.py
 	$(PY) bench/serve_bench.py
 	$(PY) bench/grading_bench.py
+	$(PY) bench/size_bench.py
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

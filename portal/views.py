@@ -6,12 +6,17 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from progress.selectors import learner_progress
+from progress.selectors import learner_progress, phase_in_progress
 
 
 @require_GET
 def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "portal/home.html", {"phases": learner_progress(learner=request.user)})
+    phases = learner_progress(learner=request.user)
+    return render(
+        request,
+        "portal/home.html",
+        {"phases": phases, "current": phase_in_progress(phases=phases)},
+    )
 
 
 @login_not_required

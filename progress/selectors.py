@@ -6,14 +6,15 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
 
 from quizzes.grading import highlight_html
 from quizzes.models import Phase, Question, QuestionRevision
 
 from .models import Attempt, Draft, LearnerQuestion, Regrade, ReviewCard, Verdict
-from .reviews import day_end, day_start
+from .paging import page_of, question_href
+from .reviews import day_start
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,8 @@ class QuestionState:
     # the learner's own draft until the learner checks it and sends it.
     kept: dict | None = None
     next_code: str | None = None
+    # Where "Next question" goes when the next question is on another page of the phase.
+    next_url: str = ""
     # Set by the view for a question whose form is shown.
     token: str = ""
     show_form: bool = False
@@ -102,6 +105,10 @@ class QuestionState:
 
     # "reviews" when shown on the reviews page: "next" then means the next due card.
     context: str = ""
+
+    @property
+    def next_href(self) -> str:
+        return self.next_url or f"#{self.next_code}"
 
     @property
     def revision(self):
@@ -186,48 +193,26 @@ class PhaseProgress:
     first_tries: int = 0
     first_try_correct: int = 0
     continue_code: str | None = None
+    continue_page: int = 1  # the page of the phase that holds continue_code
     question_codes: list[str] = field(default_factory=list)
+    last_attempt_id: int = 0  # the learner's newest answer in the phase, 0 if none
 
     @property
     def first_try_rate(self) -> float | None:
         return self.first_try_correct / self.first_tries if self.first_tries else None
 
-
-# A phase's active questions with their current revisions, per process, keyed by the
-# phase file's hash: an import that changes anything in a phase (a question edited,
-# added, retired, moved) changes its file and so its hash, and revisions never change.
-_PHASE_QUESTIONS: dict[tuple, list[Question]] = {}
-_PHASE_QUESTIONS_MAX = 256
-
-
-def phase_questions(*, phase: Phase) -> list[Question]:
-    key = (phase.pk, phase.source_hash)
-    questions = _PHASE_QUESTIONS.get(key) if phase.source_hash else None
-    if questions is None:
-        questions = list(
-            Question.objects.active()
-            .for_phase(phase)
-            .select_related("current_revision", "phase")
-            .order_by("position")
+    @property
+    def continue_href(self) -> str:
+        return question_href(
+            phase_number=self.phase.number, code=self.continue_code, page=self.continue_page
         )
-        if phase.source_hash:
-            if len(_PHASE_QUESTIONS) >= _PHASE_QUESTIONS_MAX:
-                _PHASE_QUESTIONS.clear()
-            _PHASE_QUESTIONS[key] = questions
-    return questions
 
-
-def phase_states(*, learner, phase: Phase) -> list[QuestionState]:
-    """Each active question of `phase` with the learner's latest attempt, tries and draft.
-    Three queries: questions, standings (with their latest attempts), drafts."""
-    questions = phase_questions(phase=phase)
-    states = {q.pk: QuestionState(question=q) for q in questions}
-    _standings_attach(states=states, standings=_standings(learner=learner, questions=questions))
-    _drafts_attach(learner=learner, states=states)
-    ordered = [states[q.pk] for q in questions]
-    for state, following in zip(ordered, ordered[1:], strict=False):
-        state.next_code = following.question.code
-    return ordered
+    @property
+    def status(self) -> str:
+        """ "done" (every question answered), "started" or "new"."""
+        if self.total and self.answered == self.total:
+            return "done"
+        return "started" if self.answered else "new"
 
 
 def _drafts_attach(*, learner, states: dict[int, QuestionState]) -> None:
@@ -262,17 +247,35 @@ def question_state(*, learner, question: Question, with_card: bool = False) -> Q
     """One question's state, for the HTMX fragments; `with_card` also reads its review
     card, for the feedback right after an answer."""
     standing = next(iter(_standings(learner=learner, questions=[question])), None)
+    # The next question with how many active questions come before it, in one query:
+    # when it starts the next page of the phase, "Next question" links to that page.
+    before = (
+        Question.objects.active()
+        .filter(phase_id=OuterRef("phase_id"), position__lt=OuterRef("position"))
+        .order_by()
+        .values("phase_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
     following = (
         Question.objects.active()
         .filter(phase_id=question.phase_id, position__gt=question.position)
         .order_by("position")
-        .values_list("code", flat=True)
+        .annotate(before=Subquery(before))
+        .values_list("code", "before")
         .first()
     )
     card = (
         ReviewCard.objects.filter(learner=learner, question=question).first() if with_card else None
     )
-    state = QuestionState(question=question, next_code=following, card=card)
+    state = QuestionState(question=question, next_code=following and following[0], card=card)
+    if following is not None:
+        code, ordinal = following
+        own = ordinal - 1 if question.retired_at is None else ordinal
+        if page_of(ordinal=ordinal) != page_of(ordinal=own):
+            state.next_url = question_href(
+                phase_number=question.phase.number, code=code, page=page_of(ordinal=ordinal)
+            )
     _standings_attach(states={question.pk: state}, standings=[standing] if standing else [])
     return state
 
@@ -299,21 +302,39 @@ def learner_progress(*, learner) -> list[PhaseProgress]:
 
     rows = LearnerQuestion.objects.filter(
         learner=learner, question__retired_at__isnull=True
-    ).values_list("question_id", "latest_correct", "latest_score", "first_correct")
+    ).values_list(
+        "question_id", "latest_correct", "latest_score", "first_correct", "latest_attempt_id"
+    )
     standings = {row[0]: row[1:] for row in rows}
     for phase_id, items in codes_by_phase.items():
         summary = progress[phase_id]
-        for question_id, code in items:
+        for ordinal, (question_id, code) in enumerate(items):
             if question_id in standings:
-                correct, score, first_correct = standings[question_id]
+                correct, score, first_correct, attempt_id = standings[question_id]
                 summary.answered += 1
                 summary.correct += correct
                 summary.score += score
                 summary.first_tries += 1
                 summary.first_try_correct += first_correct
+                summary.last_attempt_id = max(summary.last_attempt_id, attempt_id)
             elif summary.continue_code is None:
                 summary.continue_code = code
+                summary.continue_page = page_of(ordinal=ordinal)
     return [progress[p.pk] for p in phases]
+
+
+def phase_in_progress(*, phases: list[PhaseProgress]) -> PhaseProgress | None:
+    """The phase to go on with: the one answered in last, while it has questions left;
+    else the next one after it with questions left (from the first, for a newcomer);
+    None once every question is answered."""
+    left = [p for p in phases if p.continue_code is not None]
+    if not left:
+        return None
+    latest = max(phases, key=lambda p: p.last_attempt_id)
+    after = latest.phase.number if latest.last_attempt_id else 0
+    if latest.last_attempt_id and latest.continue_code is not None:
+        return latest
+    return next((p for p in left if p.phase.number > after), left[0])
 
 
 HISTORY_LIMIT = 200
@@ -336,103 +357,6 @@ def attempt_counts_for_revisions(revision_ids) -> dict[int, int]:
         .values("revision")
         .annotate(n=Count("id"))
         .values_list("revision", "n")
-    )
-
-
-@dataclass
-class ReviewSummary:
-    in_review: int = 0
-    due_today: int = 0
-    learned: int = 0
-    suspended: int = 0
-
-
-def review_summary(*, learner) -> ReviewSummary:
-    """The learner's cards: in review, due today, learned, suspended (question retired)."""
-    active = Q(learned_at__isnull=True, question__retired_at__isnull=True)
-    counts = ReviewCard.objects.filter(learner=learner).aggregate(
-        in_review=Count("id", filter=active),
-        due_today=Count("id", filter=active & Q(due__lt=day_end())),
-        learned=Count("id", filter=Q(learned_at__isnull=False)),
-        suspended=Count(
-            "id", filter=Q(learned_at__isnull=True, question__retired_at__isnull=False)
-        ),
-    )
-    return ReviewSummary(**counts)
-
-
-@dataclass
-class ReviewSession:
-    """Today's reviews, one card at a time: the first due card, how far along the
-    learner is, and what today's reviews came to."""
-
-    state: QuestionState | None
-    done_today: int
-    right_today: int
-    due_now: int
-    next_due: object = None  # when the next card is due, once none is due today
-
-    @property
-    def position(self) -> int:
-        return self.done_today + 1
-
-    @property
-    def total(self) -> int:
-        return self.done_today + self.due_now
-
-
-def review_session(*, learner) -> ReviewSession:
-    """Three queries: today's counts, the first due card, its draft."""
-    today, tomorrow = day_start(), day_end()
-    cards = ReviewCard.objects.filter(learner=learner)
-    rated_today = Q(last_review_at__gte=today)
-    counts = cards.aggregate(
-        done=Count("id", filter=rated_today),
-        right=Count("id", filter=rated_today & (Q(streak__gt=0) | Q(learned_at__gte=today))),
-        due=Count(
-            "id",
-            filter=Q(learned_at__isnull=True, question__retired_at__isnull=True, due__lt=tomorrow)
-            & (Q(last_review_at__isnull=True) | Q(last_review_at__lt=today)),
-        ),
-    )
-    first = (
-        cards.due_before(tomorrow)
-        .filter(Q(last_review_at__isnull=True) | Q(last_review_at__lt=today))
-        .select_related("question__current_revision", "question__phase")
-        .order_by("due", "id")
-        .first()
-    )
-    state = None
-    if first is not None:
-        state = QuestionState(question=first.question, context="reviews")
-        _drafts_attach(learner=learner, states={first.question_id: state})
-    session = ReviewSession(state, counts["done"], counts["right"], counts["due"])
-    if state is None:
-        session.next_due = next_review_due(learner=learner)
-    return session
-
-
-def review_forecast(*, learner, days: int = 7) -> list[tuple[object, int]]:
-    """Cards coming due on each of the next `days` days (today counts what is due or
-    overdue and not yet reviewed today)."""
-    today = timezone.localdate()
-    counts = dict.fromkeys(range(days), 0)
-    for due in (
-        ReviewCard.objects.in_review()
-        .filter(learner=learner, due__lt=day_end() + timedelta(days=days - 1))
-        .values_list("due", flat=True)
-    ):
-        counts[max((timezone.localdate(due) - today).days, 0)] += 1
-    return [(today + timedelta(days=n), counts[n]) for n in range(days)]
-
-
-def next_review_due(*, learner):
-    return (
-        ReviewCard.objects.in_review()
-        .filter(learner=learner)
-        .order_by("due")
-        .values_list("due", flat=True)
-        .first()
     )
 
 

@@ -20,17 +20,16 @@ from portal.errors import problem_response
 from quizzes.models import Phase, Question
 
 from .context_processors import reviews_due_reviewed
+from .paging import question_href
+from .phase_selectors import phase_page, question_page
+from .review_selectors import review_forecast, review_session, review_summary
 from .selectors import (
     QuestionState,
     activity_by_day,
     attempt_history,
     attempt_was_review,
     learner_progress,
-    phase_states,
     question_state,
-    review_forecast,
-    review_session,
-    review_summary,
 )
 from .services import (
     Answered,
@@ -52,7 +51,9 @@ class HtmxHttpRequest(HttpRequest):
 
 
 def _question_url(question: Question) -> str:
-    return f"{reverse('progress:phase', args=[question.phase.number])}#{question.code}"
+    """The question on the page of its phase that holds it."""
+    page = question_page(question=question)
+    return question_href(phase_number=question.phase.number, code=question.code, page=page)
 
 
 def _show_form(request: HtmxHttpRequest, state: QuestionState, binding: str = "") -> None:
@@ -75,15 +76,32 @@ def _show_forms(request: HtmxHttpRequest, states, *, also: str | None = None) ->
             _show_form(request, state, binding)
 
 
+def _page_number(raw: str | None) -> int:
+    try:
+        return int(raw or 1)
+    except ValueError:
+        return 1
+
+
 @require_GET
 def phase_detail(request: HtmxHttpRequest, number: int) -> HttpResponse:
+    """One page of a phase's questions (`?page=N`), with the index of them all; with
+    `?again=CODE`, the page that holds question CODE, its form shown again."""
     phase = get_object_or_404(Phase.objects.active(), number=number)
-    states = phase_states(learner=request.user, phase=phase)
-    _show_forms(request, states, also=request.GET.get("again"))
+    again = request.GET.get("again")
+    page = phase_page(
+        learner=request.user,
+        phase=phase,
+        page=_page_number(request.GET.get("page")),
+        holding=again,
+    )
+    _show_forms(request, page.states, also=again)
     errors = request.session.pop(FORM_ERRORS, None) or {}
-    for state in states:
+    for state in page.states:
         state.error = errors.get(state.question.code, "")
-    return render(request, "progress/phase.html", {"phase": phase, "states": states})
+    return render(
+        request, "progress/phase.html", {"phase": phase, "page": page, "states": page.states}
+    )
 
 
 @require_GET

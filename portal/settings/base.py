@@ -220,6 +220,9 @@ REVIEW_SCHEDULER = {
 # Right reviews in a row after which a question counts as learned.
 REVIEW_LEARNED_AFTER = 2
 
+# Questions per page of a phase page: a phase of hundreds stays a page of ~100 kB.
+PHASE_PAGE_SIZE = 25
+
 # Who a quiz edit touches, for import_quizzes' report: the quizzes app knows nothing of
 # learners, so the count is the instructors' app's (see docs/quiz-format.md).
 QUIZ_IMPORT_IMPACT = "teaching.impact.import_impact"

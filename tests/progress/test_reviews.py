@@ -6,7 +6,7 @@ import pytest
 import time_machine
 
 from progress.models import ReviewCard
-from progress.selectors import review_summary
+from progress.review_selectors import review_summary
 from quizzes.models import Question
 from tests.factories import answer
 from tests.html import form_token

@@ -1,0 +1,27 @@
+"""Where a question of a phase lives: which page of the phase page, and its link.
+
+A phase can hold hundreds of questions; its page shows them `PHASE_PAGE_SIZE` at a time.
+Every link to a question goes through `question_href`, so a link always names the page
+that holds the question (page 1 keeps the plain `/phase/N/#CODE`).
+"""
+
+from django.conf import settings
+from django.urls import reverse
+
+
+def page_size() -> int:
+    return settings.PHASE_PAGE_SIZE
+
+
+def page_of(*, ordinal: int) -> int:
+    """The page (from 1) that holds the question at `ordinal` (from 0) of its phase."""
+    return ordinal // page_size() + 1
+
+
+def page_href(*, phase_number: int, page: int) -> str:
+    url = reverse("progress:phase", args=[phase_number])
+    return url if page <= 1 else f"{url}?page={page}"
+
+
+def question_href(*, phase_number: int, code: str, page: int) -> str:
+    return f"{page_href(phase_number=phase_number, page=page)}#{code}"

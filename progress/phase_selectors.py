@@ -1,0 +1,146 @@
+"""Reads for a phase page: one page of question cards and the index of the whole phase.
+
+A phase may hold hundreds of questions, so the page renders `paging.page_size()` cards
+and, for the rest, only a light index (code and verdict per question). Four queries
+whatever the counts: the index, the page's questions, their standings, their drafts;
+a fifth reads regrades only when a standing differs from its attempt's own grade.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import FilteredRelation, Q
+
+from quizzes.models import Phase, Question
+
+from .paging import page_href, page_of, page_size, question_href
+from .selectors import QuestionState, _drafts_attach, _standings, _standings_attach
+
+OPEN, RIGHT, WRONG = "open", "right", "wrong"
+
+
+@dataclass(frozen=True)
+class IndexEntry:
+    code: str
+    number: int  # its place in the phase, from 1
+    page: int
+    status: str  # OPEN (never answered), RIGHT or WRONG: the latest effective verdict
+
+
+@dataclass
+class PhasePage:
+    phase: Phase
+    number: int
+    count: int  # pages in the phase
+    index: list[IndexEntry]
+    states: list[QuestionState]
+
+    @property
+    def total(self) -> int:
+        return len(self.index)
+
+    @property
+    def answered(self) -> int:
+        return sum(entry.status != OPEN for entry in self.index)
+
+    @property
+    def right(self) -> int:
+        return sum(entry.status == RIGHT for entry in self.index)
+
+    @property
+    def first(self) -> int:
+        return (self.number - 1) * page_size() + 1 if self.states else 0
+
+    @property
+    def last(self) -> int:
+        return self.first + len(self.states) - 1 if self.states else 0
+
+    @property
+    def continue_entry(self) -> IndexEntry | None:
+        """The first question never answered: where "Continue" lands."""
+        return next((entry for entry in self.index if entry.status == OPEN), None)
+
+    @property
+    def continue_href(self) -> str:
+        entry = self.continue_entry
+        if entry is None:
+            return ""
+        if entry.page == self.number:
+            return f"#{entry.code}"
+        return question_href(phase_number=self.phase.number, code=entry.code, page=entry.page)
+
+    @property
+    def previous_href(self) -> str:
+        if self.number <= 1:
+            return ""
+        return page_href(phase_number=self.phase.number, page=self.number - 1)
+
+    @property
+    def next_href(self) -> str:
+        if self.number >= self.count:
+            return ""
+        return page_href(phase_number=self.phase.number, page=self.number + 1)
+
+
+def phase_index(*, learner, phase: Phase) -> list[IndexEntry]:
+    """Every active question of `phase` in order, with the learner's latest effective
+    verdict (the standing's, regrades included): one query, one narrow row each."""
+    rows = (
+        Question.objects.active()
+        .for_phase(phase)
+        .annotate(mine=FilteredRelation("standings", condition=Q(standings__learner=learner)))
+        .order_by("position")
+        .values_list("code", "mine__latest_correct")
+    )
+    return [
+        IndexEntry(
+            code=code,
+            number=ordinal + 1,
+            page=page_of(ordinal=ordinal),
+            status=OPEN if correct is None else RIGHT if correct else WRONG,
+        )
+        for ordinal, (code, correct) in enumerate(rows)
+    ]
+
+
+def phase_page(*, learner, phase: Phase, page: int = 1, holding: str | None = None) -> PhasePage:
+    """Page `page` of `phase` (clamped to the pages there are), or the page holding
+    question `holding` when it is in the phase: a link to a question by its code alone,
+    such as "answer again", lands where the question is."""
+    index = phase_index(learner=learner, phase=phase)
+    count = max(page_of(ordinal=len(index) - 1), 1) if index else 1
+    held = next((entry.page for entry in index if entry.code == holding), None)
+    number = held or min(max(page, 1), count)
+    codes = [entry.code for entry in index if entry.page == number]
+    questions = {
+        q.code: q
+        for q in Question.objects.active()
+        .filter(phase=phase, code__in=codes)
+        .select_related("current_revision", "phase")
+    }
+    ordered = [questions[code] for code in codes if code in questions]
+    states = {q.pk: QuestionState(question=q) for q in ordered}
+    _standings_attach(states=states, standings=_standings(learner=learner, questions=ordered))
+    _drafts_attach(learner=learner, states=states)
+    result = [states[q.pk] for q in ordered]
+    for state, following in zip(result, result[1:], strict=False):
+        state.next_code = following.question.code
+    if result and number < count:
+        # The last card's "Next question" opens the next page at its first question.
+        following = next(entry for entry in index if entry.page == number + 1)
+        result[-1].next_code = following.code
+        result[-1].next_url = question_href(
+            phase_number=phase.number, code=following.code, page=following.page
+        )
+    return PhasePage(phase=phase, number=number, count=count, index=index, states=result)
+
+
+def question_page(*, question: Question) -> int:
+    """The page of its phase that holds `question` (one count query)."""
+    before = (
+        Question.objects.active()
+        .filter(phase_id=question.phase_id, position__lt=question.position)
+        .count()
+    )
+    return page_of(ordinal=before)

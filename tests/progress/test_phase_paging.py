@@ -1,0 +1,175 @@
+"""A phase of hundreds of questions: paged cards, an index of them all, links that land."""
+
+import re
+
+import pytest
+
+from progress.models import LearnerQuestion
+from tests.factories import answer
+from tests.html import article, form_token
+
+pytestmark = pytest.mark.django_db
+
+PAGE_BYTES = 250_000
+
+
+def _articles(html: str) -> list[str]:
+    return re.findall(r'<article class="question" id="([^"]+)"', html)
+
+
+def _index(html: str) -> list[tuple[str, str, str]]:
+    """The index's links as (href, accessible name, visible text)."""
+    box = re.search(r'<ol class="question-index">.*?</ol>', html, re.S).group(0)
+    return re.findall(r'<a href="([^"]+)"[^>]* aria-label="([^"]+)">([^<]+)</a>', box)
+
+
+def _continue_href(html: str) -> str:
+    return re.search(r'<a class="button" href="([^"]+)">(?:Continue|Start): question', html)[1]
+
+
+def test_phase_of_740_questions_pages_stay_small_and_continue_lands_on_first_unanswered(
+    make_phase, learner_client, learner
+):
+    codes = make_phase(740)
+    for code in codes[:60]:
+        answer(learner, code, keys=["A"], text="zebraword")
+
+    pages = [learner_client.get("/phase/1/")]
+    pages += [learner_client.get(f"/phase/1/?page={n}") for n in range(2, 31)]
+    target = learner_client.get(_continue_href(pages[0].content.decode()))
+
+    sizes = [len(response.content) for response in pages]
+    assert max(sizes) <= PAGE_BYTES, sizes
+    shown = [_articles(response.content.decode()) for response in pages]
+    assert [len(codes_shown) for codes_shown in shown] == [25] * 29 + [15]
+    assert [code for page in shown for code in page] == codes
+    assert _continue_href(pages[0].content.decode()) == "/phase/1/?page=3#q-01-60"
+    html = target.content.decode()
+    assert _articles(html)[10] == "q-01-60"
+    assert form_token(html, "q-01-60") is not None  # unanswered: its form is there
+    assert form_token(html, "q-01-59") is None  # answered: its feedback
+
+
+def test_phase_index_shows_every_question_with_its_effective_verdict(
+    make_phase, learner_client, learner
+):
+    codes = make_phase(30)
+    answer(learner, codes[0], keys=["A"])  # right
+    answer(learner, codes[1], keys=["B"])  # wrong
+    answer(learner, codes[27], keys=["A"])  # right, then a regrade made it wrong:
+    # the standing keeps the effective verdict, as the regrade leaves it.
+    LearnerQuestion.objects.filter(question__code=codes[27]).update(latest_correct=False)
+
+    html = learner_client.get("/phase/1/").content.decode()
+
+    links = _index(html)
+    assert len(links) == 30
+    assert links[:3] == [
+        ("#q-01-00", "q-01-00: right", "1"),
+        ("#q-01-01", "q-01-01: wrong", "2"),
+        ("#q-01-02", "q-01-02: unanswered", "3"),
+    ]
+    assert links[25] == ("?page=2#q-01-25", "q-01-25: unanswered", "26")
+    assert links[27] == ("?page=2#q-01-27", "q-01-27: wrong", "28")
+    assert "3 of 30 answered, 1 right" in " ".join(html.split())
+
+
+def test_phase_index_speaks_spanish(make_phase, learner_client, learner):
+    codes = make_phase(2)
+    answer(learner, codes[0], keys=["A"])
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+
+    html = learner_client.get("/phase/1/").content.decode()
+
+    assert [name for _href, name, _text in _index(html)] == [
+        "q-01-00: correcta",
+        "q-01-01: sin responder",
+    ]
+    assert "Continuar: pregunta 2" in html
+
+
+def test_last_card_of_a_page_leads_to_the_next_pages_first_question(
+    make_phase, learner_client, learner
+):
+    codes = make_phase(30)
+    for code in codes[23:25]:
+        answer(learner, code, keys=["A"], text="zebraword")
+
+    html = learner_client.get("/phase/1/").content.decode()
+
+    assert 'href="#q-01-24" data-next' in article(html, "q-01-23")
+    assert 'href="/phase/1/?page=2#q-01-25" data-next' in article(html, "q-01-24")
+    assert '<a class="button" href="/phase/1/?page=2" rel="next">Next page</a>' in html
+
+
+def test_htmx_feedback_on_a_pages_last_question_links_to_the_next_page(make_phase, learner_client):
+    make_phase(30)
+
+    def feedback(code: str) -> str:
+        form = learner_client.get(f"/question/{code}/form/", headers={"HX-Request": "true"})
+        token = form_token(form.content.decode(), code)
+        return learner_client.post(
+            f"/question/{code}/answer/",
+            {"token": token, "choice": ["A"], "text": "zebraword"},
+            headers={"HX-Request": "true"},
+        ).content.decode()
+
+    assert 'href="#q-01-24" data-next' in feedback("q-01-23")
+    assert 'href="/phase/1/?page=2#q-01-25" data-next' in feedback("q-01-24")
+    assert 'href="#q-01-26" data-next' in feedback("q-01-25")
+
+
+def test_answer_without_htmx_redirects_to_the_page_holding_the_question(make_phase, learner_client):
+    make_phase(30)
+    html = learner_client.get("/phase/1/?page=2").content.decode()
+
+    response = learner_client.post(
+        "/question/q-01-27/answer/", {"token": form_token(html, "q-01-27"), "choice": ["A"]}
+    )
+
+    assert response["Location"] == "/phase/1/?page=2#q-01-27"
+    landed = learner_client.get(response["Location"]).content.decode()
+    assert "your pick, right" in article(landed, "q-01-27")
+
+
+def test_answer_again_shows_the_page_holding_the_question_with_its_form(
+    make_phase, learner_client, learner
+):
+    codes = make_phase(30)
+    answer(learner, codes[28], keys=["B"])
+
+    html = learner_client.get("/phase/1/?again=q-01-28").content.decode()
+
+    assert _articles(html)[0] == "q-01-25"
+    assert form_token(html, "q-01-28") is not None
+    assert "Page 2 of 2" in html
+
+
+@pytest.mark.parametrize(("query", "first"), [("page=x", "q-01-00"), ("page=99", "q-01-25")])
+def test_phase_page_number_out_of_range_or_garbage_is_clamped(
+    make_phase, learner_client, query, first
+):
+    make_phase(30)
+
+    html = learner_client.get(f"/phase/1/?{query}").content.decode()
+
+    assert _articles(html)[0] == first
+
+
+@pytest.mark.parametrize("count", [1, 50])
+def test_phase_page_queries_stay_fixed_whatever_the_cards_on_a_page(
+    make_phase, learner_client, learner, django_assert_num_queries, settings, count
+):
+    settings.PHASE_PAGE_SIZE = count
+    codes = make_phase(count * 3)  # three pages of `count` cards
+    for code in codes[::2]:  # every other card answered: the rest show forms
+        answer(learner, code, keys=["A"], text="zebraword")
+
+    # The eight of an answered page, and the session's three (read for the tokens
+    # of the forms, saved with them).
+    with django_assert_num_queries(11):
+        response = learner_client.get("/phase/1/?page=2")
+
+    html = response.content.decode()
+    assert _articles(html) == codes[count : 2 * count]
+    assert len(_index(html)) == count * 3
