@@ -4,6 +4,7 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts.forms import AdminLoginForm
+from progress import views as progress_views
 
 from . import views
 
@@ -12,7 +13,7 @@ admin.site.login_form = AdminLoginForm
 admin.site.site_header = "LLM from scratch — admin"
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    path("", progress_views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("ping/", views.ping, name="ping"),
     path("", include("accounts.urls")),

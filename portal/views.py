@@ -1,22 +1,11 @@
-"""Project-level pages: the home page and the health check."""
+"""Project-level pages: the health check and the bare page benchmarks compare with.
+(The home page is the learner's, in progress.views.)"""
 
 from django.contrib.auth.decorators import login_not_required
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
-
-from progress.selectors import learner_progress, phase_in_progress
-
-
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    phases = learner_progress(learner=request.user)
-    return render(
-        request,
-        "portal/home.html",
-        {"phases": phases, "current": phase_in_progress(phases=phases)},
-    )
 
 
 @login_not_required

@@ -104,6 +104,31 @@ def phase_index(*, learner, phase: Phase) -> list[IndexEntry]:
     ]
 
 
+# A page's questions with their current revisions, per process, keyed by the phase
+# file's hash and the page's codes: an import that changes anything in a phase (a
+# question edited, added, retired, moved) changes its file's hash, and revisions never
+# change. Phases not read from a file (no hash) are not kept.
+_PAGE_QUESTIONS: dict[tuple, dict[str, Question]] = {}
+_PAGE_QUESTIONS_MAX = 512
+
+
+def _page_questions(*, phase: Phase, codes: tuple[str, ...]) -> dict[str, Question]:
+    key = (phase.pk, phase.source_hash, codes)
+    questions = _PAGE_QUESTIONS.get(key) if phase.source_hash else None
+    if questions is None:
+        questions = {
+            q.code: q
+            for q in Question.objects.active()
+            .filter(phase=phase, code__in=codes)
+            .select_related("current_revision", "phase")
+        }
+        if phase.source_hash:
+            if len(_PAGE_QUESTIONS) >= _PAGE_QUESTIONS_MAX:
+                _PAGE_QUESTIONS.clear()
+            _PAGE_QUESTIONS[key] = questions
+    return questions
+
+
 def phase_page(*, learner, phase: Phase, page: int = 1, holding: str | None = None) -> PhasePage:
     """Page `page` of `phase` (clamped to the pages there are), or the page holding
     question `holding` when it is in the phase: a link to a question by its code alone,
@@ -113,12 +138,7 @@ def phase_page(*, learner, phase: Phase, page: int = 1, holding: str | None = No
     held = next((entry.page for entry in index if entry.code == holding), None)
     number = held or min(max(page, 1), count)
     codes = [entry.code for entry in index if entry.page == number]
-    questions = {
-        q.code: q
-        for q in Question.objects.active()
-        .filter(phase=phase, code__in=codes)
-        .select_related("current_revision", "phase")
-    }
+    questions = _page_questions(phase=phase, codes=tuple(codes))
     ordered = [questions[code] for code in codes if code in questions]
     states = {q.pk: QuestionState(question=q) for q in ordered}
     _standings_attach(states=states, standings=_standings(learner=learner, questions=ordered))

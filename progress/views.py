@@ -29,6 +29,7 @@ from .selectors import (
     attempt_history,
     attempt_was_review,
     learner_progress,
+    phase_in_progress,
     question_state,
 )
 from .services import (
@@ -81,6 +82,17 @@ def _page_number(raw: str | None) -> int:
         return int(raw or 1)
     except ValueError:
         return 1
+
+
+@require_GET
+def home(request: HtmxHttpRequest) -> HttpResponse:
+    """The phases: the one to go on with first, then every phase on one line."""
+    phases = learner_progress(learner=request.user)
+    return render(
+        request,
+        "portal/home.html",
+        {"phases": phases, "current": phase_in_progress(phases=phases)},
+    )
 
 
 @require_GET

@@ -108,9 +108,9 @@ def test_phase_page_runs_fixed_queries(
 
     learner_client.get("/phase/1/")  # the first page of a login counts the badge
 
-    # session, user, phase, the index of the whole phase, its page's questions,
-    # standings, drafts
-    with django_assert_num_queries(7):
+    # session, user, phase, the index of the whole phase, standings, drafts (the page's
+    # questions come from the content cache)
+    with django_assert_num_queries(6):
         response = learner_client.get("/phase/1/")
 
     assert response.content.decode().count('class="question"') == count
