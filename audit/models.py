@@ -11,8 +11,9 @@ from .enums import AuditKind
 
 
 class AuditEvent(WriteOnce):
-    """Append-only record of security-relevant actions. Failed logins also drive the
-    login throttle, so throttling and its evidence are the same rows."""
+    """Append-only record of security-relevant actions: logins and their failures,
+    links, imports, regrades, overrides. (The login throttle counts in its own rows,
+    accounts.LoginThrottle; these are the evidence.)"""
 
     write_once_message = "Audit events are append-only."
 
@@ -25,7 +26,8 @@ class AuditEvent(WriteOnce):
         related_name="+",
         verbose_name=_("user"),
     )
-    # The username a login was tried with, case-folded: the throttle's key.
+    # Whom the event is about: the username a login was tried with (case-folded), the
+    # learner of an override.
     subject = models.CharField(_("subject"), max_length=150, blank=True)
     detail = models.JSONField(_("detail"), default=dict, blank=True)
     ip_address = models.GenericIPAddressField(_("IP address"), null=True, blank=True)

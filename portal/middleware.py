@@ -12,11 +12,12 @@ from urllib.parse import urlencode, urlsplit
 from django.conf import settings
 from django.contrib.auth import middleware as auth_middleware
 from django.core.exceptions import BadRequest, SuspiciousOperation
-from django.http import HttpResponseBadRequest, QueryDict
+from django.http import QueryDict
 from django.shortcuts import resolve_url
-from django.template.loader import render_to_string
 from django.utils.datastructures import MultiValueDict
 from django_htmx.http import HttpResponseClientRedirect
+
+from .errors import bad_request
 
 
 def _networks(entries):
@@ -71,7 +72,7 @@ class UnreadableFormMiddleware:
                 request.POST  # noqa: B018 - parsing is the check
             except (BadRequest, SuspiciousOperation):
                 request._post, request._files = QueryDict(), MultiValueDict()
-                return HttpResponseBadRequest(render_to_string("400.html", request=request))
+                return bad_request(request)  # a fragment for htmx, else our page
         return self.get_response(request)
 
 

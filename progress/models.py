@@ -6,6 +6,7 @@ from datetime import datetime
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -39,6 +40,16 @@ class Verdict:
 class AttemptQuerySet(models.QuerySet):
     def for_learner(self, learner):
         return self.filter(learner=learner)
+
+    def with_verdict(self):
+        """Annotate `verdict_correct`: the effective verdict, the newest regrade's or
+        override's where there is one (the rule of `verdict_newest`), in the query."""
+        newest = Regrade.objects.filter(attempt=models.OuterRef("pk")).order_by("-id")
+        return self.annotate(
+            verdict_correct=Coalesce(
+                models.Subquery(newest.values("new_correct")[:1]), models.F("correct")
+            )
+        )
 
 
 class Attempt(WriteOnce):

@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from functools import lru_cache
 
 from django.conf import settings
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 from fsrs import Card, Rating, Scheduler
 
@@ -56,7 +57,17 @@ def review_card_feed(*, attempt: Attempt) -> ReviewCard | None:
         if attempt.correct:
             return None
         card = ReviewCard(learner_id=attempt.learner_id, question_id=attempt.question_id)
-        fsrs_card = Card()
+        _rate(card, Card(), attempt)
+        try:
+            with transaction.atomic():  # a savepoint: the attempt's transaction goes on
+                card.save()
+        except IntegrityError:
+            # Two first wrong answers at once (PostgreSQL lets both look): the other
+            # made the card; this answer, minutes apart at most, is practice.
+            return ReviewCard.objects.get(
+                learner_id=attempt.learner_id, question_id=attempt.question_id
+            )
+        return card
     elif card.learned_at is not None:
         if attempt.correct:
             return card  # still known; nothing to schedule

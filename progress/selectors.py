@@ -122,15 +122,21 @@ class QuestionState:
         return self.kept or self.draft or self.prefill
 
     @property
+    def graded_revision(self):
+        """The revision whose key the standing verdict applied: a regrade's newer one,
+        else the one the learner answered. Feedback reads its key from here."""
+        entry = self.verdict_entry
+        if entry is not None and entry.revision_id:
+            return entry.revision
+        return self.latest.revision
+
+    @property
     def options_feedback(self) -> list[OptionFeedback]:
         """The latest attempt's revision's options, each with whether it was picked."""
         if self.latest is None:
             return []
         picked = set(self.latest.keys)
-        # After a regrade, which options are right is the regrade's key's say.
-        entry = self.verdict_entry
-        keyed = entry.revision if entry is not None and entry.revision_id else None
-        right = {o["key"] for o in (keyed or self.latest.revision).options if o.get("correct")}
+        right = {o["key"] for o in self.graded_revision.options if o.get("correct")}
         return [
             OptionFeedback(o["key"], o["text"], o["key"] in picked, o["key"] in right)
             for o in self.latest.revision.options
@@ -144,7 +150,7 @@ class QuestionState:
         details = feedback.get("mentions") or []
         found = set(feedback.get("found", []))
         result = []
-        for index, alternatives in enumerate(self.latest.revision.expected):
+        for index, alternatives in enumerate(self.graded_revision.expected):
             if index < len(details):  # graded by a matcher that explains itself
                 detail = details[index]
                 typos = tuple(tuple(pair) for pair in detail.get("typos", []))
@@ -174,12 +180,12 @@ class QuestionState:
         """A multiple-answer score explained: right picks − wrong picks, of the right keys."""
         right = len(self.grading.get("right_picks", []))
         wrong = len(self.grading.get("wrong_picks", []))
-        total = len(self.latest.revision.correct_keys)
+        total = len(self.graded_revision.correct_keys)
         return {"right": right, "wrong": wrong, "net": max(right - wrong, 0), "total": total}
 
     @property
     def mentions_needed(self) -> int:
-        revision = self.latest.revision if self.latest else self.revision
+        revision = self.graded_revision if self.latest else self.revision
         return revision.pass_mentions or len(revision.expected)
 
 
@@ -243,9 +249,11 @@ def _standings_attach(*, states: dict[int, QuestionState], standings) -> None:
             differ[attempt_id].verdict_entry = entry
 
 
-def question_state(*, learner, question: Question, with_card: bool = False) -> QuestionState:
+def question_state(
+    *, learner, question: Question, with_card: bool = False, with_drafts: bool = False
+) -> QuestionState:
     """One question's state, for the HTMX fragments; `with_card` also reads its review
-    card, for the feedback right after an answer."""
+    card, for the feedback right after an answer; `with_drafts` its drafts, for a form."""
     standing = next(iter(_standings(learner=learner, questions=[question])), None)
     # The next question with how many active questions come before it, in one query:
     # when it starts the next page of the phase, "Next question" links to that page.
@@ -277,6 +285,8 @@ def question_state(*, learner, question: Question, with_card: bool = False) -> Q
                 phase_number=question.phase.number, code=code, page=page_of(ordinal=ordinal)
             )
     _standings_attach(states={question.pk: state}, standings=[standing] if standing else [])
+    if with_drafts:
+        _drafts_attach(learner=learner, states={question.pk: state})
     return state
 
 
@@ -368,14 +378,17 @@ class ActivityDay:
 
 
 def activity_by_day(*, learner, days: int = 28) -> list[ActivityDay]:
-    """Answers and right answers per day over the last `days` days, oldest first, in
-    the learner's time zone. One query over those days' attempts only."""
+    """Answers and right answers (as they now stand: regrades and overrides count) per
+    day over the last `days` days, oldest first, in the learner's time zone. One query
+    over those days' attempts only."""
     today = timezone.localdate()
     first = today - timedelta(days=days - 1)
     since = day_start() - timedelta(days=days - 1)
     counts = {first + timedelta(days=n): [0, 0] for n in range(days)}
-    rows = Attempt.objects.filter(learner=learner, created_at__gte=since).values_list(
-        "created_at", "correct"
+    rows = (
+        Attempt.objects.filter(learner=learner, created_at__gte=since)
+        .with_verdict()
+        .values_list("created_at", "verdict_correct")
     )
     for created_at, correct in rows:
         day = counts.get(timezone.localdate(created_at))

@@ -176,6 +176,9 @@ def draft_submit(*, user, session, question: Question, raw_token: str, post) -> 
     except FormOfEndedLogin:
         return  # kept as the learner's own draft all the same
     draft_save(learner_id=user.pk, question_id=question.pk, answer=answer_raw(post))
+    # The learner typed on from what was kept while logged out (the form showed it):
+    # their own draft now holds the newest text, so the kept one must not mask it.
+    Draft.objects.filter(learner=user, question=question, logged_out=True).delete()
 
 
 def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> dict:

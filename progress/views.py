@@ -123,9 +123,9 @@ def question_form(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if not request.htmx:
         number = question.phase.number
         return redirect(f"{reverse('progress:phase', args=[number])}?again={code}#{code}")
-    state = question_state(learner=request.user, question=question)
+    state = question_state(learner=request.user, question=question, with_drafts=True)
     _show_form(request, state)
-    if state.latest is not None and state.latest.text:
+    if state.latest is not None and state.latest.text and not state.form_answer:
         # Answering a free question again starts from the previous answer.
         state.prefill = {"text": state.latest.text}
     return render(request, f"{CARD}#question-body", {"state": state, "focus": True})

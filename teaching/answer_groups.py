@@ -7,9 +7,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, F, OuterRef, Subquery
+from django.db.models import Count
 from django.db.models.fields.json import KT, KeyTextTransform
-from django.db.models.functions import Coalesce
 
 from progress.enums import VerdictSource
 from progress.models import Attempt, LearnerQuestion, Regrade
@@ -47,14 +46,11 @@ def answer_groups(*, learner_ids, question_ids: list[int], mode: str) -> dict[in
     if not question_ids:
         return {}
     if mode == "all":
-        newest = Regrade.objects.filter(attempt=OuterRef("pk")).order_by("-id")
         rows = (
             Attempt.objects.filter(learner_id__in=learner_ids, question__in=question_ids)
-            .annotate(
-                text=KT("answer__text"),
-                verdict=Coalesce(Subquery(newest.values("new_correct")[:1]), F("correct")),
-            )
-            .values_list("question", "text", "verdict")
+            .with_verdict()
+            .annotate(text=KT("answer__text"))
+            .values_list("question", "text", "verdict_correct")
         )
     else:
         via = "latest" if mode == "latest" else "first"

@@ -113,20 +113,38 @@ def grader_regrade_plan(*, questions=None) -> RegradePlan:
     attempts = (
         Attempt.objects.filter(grader_version__lt=GRADER_VERSION, revision__kind=QuestionKind.FREE)
         .select_related("revision", "question")
-        .prefetch_related("regrades")
+        .prefetch_related("regrades__revision")
         .order_by("id")
     )
     if questions is not None:
         attempts = attempts.filter(question__in=questions)
     for attempt in attempts:
         reason = f"grader {attempt.grader_version} → {GRADER_VERSION}"
-        _plan_add(plan, attempt, attempt.revision, reason)
+        # Against the key that now stands: a regrade's newer revision, if there was one,
+        # so a new matcher never brings an old key back.
+        entry = verdict_newest(attempt.regrades.all())
+        revision = entry.revision if entry is not None and entry.revision_id else attempt.revision
+        _plan_add(plan, attempt, revision, reason)
     return plan
 
 
 def regrade_apply(*, plan: RegradePlan, by=None) -> int:
-    """Record one Regrade per change, in one transaction. Attempts stay as they are."""
+    """Record one Regrade per change, in one transaction. Attempts stay as they are.
+    A change planned on a verdict that has moved since (an override or another regrade
+    written meanwhile) is dropped: the newer verdict stands."""
     with transaction.atomic():
+        standing = Regrade.objects.filter(
+            attempt_id__in=[c.attempt.pk for c in plan.changes]
+        ).newest_by_attempt()
+        plan.changes = [
+            c
+            for c in plan.changes
+            if (entry := standing.get(c.attempt.pk)) is None
+            or (
+                entry.kind != VerdictSource.OVERRIDE
+                and (entry.new_correct, entry.new_score) == (c.old_correct, c.old_score)
+            )
+        ]
         Regrade.objects.bulk_create(
             [
                 Regrade(
@@ -153,10 +171,11 @@ def regrade_apply(*, plan: RegradePlan, by=None) -> int:
 
 def verdict_override(*, attempt: Attempt, correct: bool, reason: str, by, request=None) -> Regrade:
     """An instructor marks one attempt right or wrong, with a reason: a new Regrade row
-    (the attempt stays as it is), audited, and the learner's standing and review card
-    follow it, all in one transaction. Right counts as full marks, wrong as none: the
-    verdict is the instructor's, not a partial grade. Raises ValidationError for a
-    missing or too long reason."""
+    (the attempt stays as it is), audited, and the learner's standing follows it, all in
+    one transaction; marked wrong, the question comes back into the learner's reviews
+    (marked right, a card already in review stays until it is reviewed). Right counts
+    as full marks, wrong as none: the verdict is the instructor's, not a partial grade.
+    Raises ValidationError for a missing or too long reason."""
     reason = " ".join(reason.split())
     if not reason:
         raise ValidationError(_("Give a reason for the new verdict."))

@@ -12,6 +12,8 @@ from django.template.loader import get_template
 from django.utils import translation
 from django.utils.safestring import mark_safe
 
+from quizzes.markup import RENDERER_VERSION
+
 register = template.Library()
 
 PARTIAL = "progress/_question.html#choices"
@@ -27,7 +29,15 @@ def choices_html(context, state, focus=False):
         return get_template(PARTIAL).render({"state": state, "focus": focus})
     revision = state.revision
     language = translation.get_language()
-    key = ("choices", VERSION, state.question.code, revision.pk, revision.content_hash, language)
+    key = (
+        "choices",
+        VERSION,
+        RENDERER_VERSION,  # the option texts' Markdown, with the libraries' versions
+        state.question.code,
+        revision.pk,
+        revision.content_hash,
+        language,
+    )
     html = _local.get(key)
     if html is None:
         cache_key = ":".join(str(part) for part in key)

@@ -337,3 +337,23 @@ def test_django_request_warnings_hide_setup_and_invite_tokens():
     )
 
     assert result.stderr.strip() == "Gone: /invite/[redacted]/"
+
+
+def test_unreadable_form_sent_by_htmx_is_a_400_fragment(learner):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(learner)
+    client.get("/")
+    csrf = client.cookies["csrftoken"].value
+
+    response = client.post(
+        "/language/",
+        "language=es&next=/",
+        content_type="application/x-www-form-urlencoded; charset=utf-16",
+        HTTP_X_CSRFTOKEN=csrf,
+        HTTP_HX_REQUEST="true",
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "<html" not in html
+    assert 'role="alert"' in html

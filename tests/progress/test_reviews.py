@@ -231,3 +231,20 @@ def test_progress_page_shows_cards(seeds_imported, learner_client, learner):
     assert "<li>2 questions in review</li>" in html
     assert "2 due today</a>" in html
     assert "<li>0 learned</li>" in html
+
+
+def test_two_first_wrong_answers_at_once_make_one_card_and_keep_both_attempts(
+    seeds_imported, learner
+):
+    from unittest import mock
+
+    from progress.models import Attempt
+
+    answer(learner, "q-10-01", keys=["A"])  # the other request's card
+    unseen = mock.Mock()
+    unseen.filter.return_value.first.return_value = None  # as if looked up before it
+    with mock.patch.object(ReviewCard.objects, "select_for_update", return_value=unseen):
+        answer(learner, "q-10-01", keys=["C"])
+
+    assert Attempt.objects.count() == 2
+    assert ReviewCard.objects.count() == 1

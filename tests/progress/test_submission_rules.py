@@ -230,3 +230,35 @@ def test_free_feedback_marks_matches_in_place_and_says_negated_and_typo(
     typo = post_answer("q-10-03", text="the identiy path keeps unit gain").content.decode()
     assert "<mark>" in typo
     assert "found despite a typo: “identiy”" in typo
+
+
+def test_typing_after_login_supersedes_what_was_kept_while_logged_out(
+    seeds_imported, learner_client, phase_token, learner, client
+):
+    token = phase_token("q-10-03")
+    client.logout()
+    client.post("/question/q-10-03/draft/", {"token": token, "text": "old kept"}, headers=HTMX)
+    client.force_login(learner)
+    fresh = phase_token("q-10-03")
+
+    client.post("/question/q-10-03/draft/", {"token": fresh, "text": "newer"}, headers=HTMX)
+
+    assert ">newer</textarea>" in client.get("/phase/10/").content.decode()
+    assert list(Draft.objects.values_list("logged_out", flat=True)) == [False]
+
+
+def test_answer_again_shows_the_draft_rather_than_the_previous_answer(
+    seeds_imported, post_answer, learner_client, learner
+):
+    from progress.services import draft_save
+
+    post_answer("q-10-03", text="first go")
+    draft_save(
+        learner_id=learner.pk,
+        question_id=Question.objects.get(code="q-10-03").pk,
+        answer={"keys": [], "text": "second thoughts"},
+    )
+
+    html = learner_client.get("/question/q-10-03/form/", headers=HTMX).content.decode()
+
+    assert ">second thoughts</textarea>" in html

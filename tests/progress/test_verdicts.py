@@ -74,3 +74,34 @@ def test_card_says_an_instructor_marked_it_right(seeds_imported, learner, learne
 
     assert "✓</span> Right" in card
     assert "Marked right by your instructor on " in card and "“right idea”" in card
+
+
+def test_free_feedback_after_a_key_regrade_reads_the_new_key(
+    seeds_imported, learner, learner_client
+):
+    """The mention labels, statuses and counts all come from the key that graded it."""
+    answer(learner, "q-10-03", text="the gradient has unit gain")
+    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text("utf-8").replace(
+        "      - [identity, identidad, unit gain, ganancia unitaria]\n",
+        "      - [identity, identidad]\n      - [warmup, calentamiento]\n",
+        1,
+    )
+    text = text.replace(
+        '      - {answer: "el residual pasa el gradiente tal cual: ganancia unitaria", right: true}\n',
+        "",
+    ).replace(
+        '      - {answer: "The residual keeps an identity path, so the gradient has unit gain.", '
+        "right: true}\n",
+        "",
+    )
+    path.write_text(text, "utf-8")
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+    call_command("regrade", "q-10-03", stdout=StringIO())
+
+    html = _text(learner_client.get("/phase/10/"))
+    card = html[html.index('id="q-10-03"') : html.index('id="q-10-04"')]
+
+    assert "Expected mentions (2 of 2 needed):" in card
+    assert "missed: identity / identidad" in card
+    assert "missed: warmup / calentamiento" in card
