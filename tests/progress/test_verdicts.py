@@ -88,7 +88,8 @@ def test_free_feedback_after_a_key_regrade_reads_the_new_key(
         1,
     )
     text = text.replace(
-        '      - {answer: "el residual pasa el gradiente tal cual: ganancia unitaria", right: true}\n',
+        '      - {answer: "el residual pasa el gradiente tal cual: ganancia unitaria", '
+        "right: true}\n",
         "",
     ).replace(
         '      - {answer: "The residual keeps an identity path, so the gradient has unit gain.", '
