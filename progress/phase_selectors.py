@@ -14,7 +14,7 @@ from django.db.models import FilteredRelation, Q
 
 from quizzes.models import Phase, Question
 
-from .paging import page_href, page_of, page_size, question_href
+from .paging import page_href, page_of, question_href
 from .selectors import QuestionState, _drafts_attach, _standings, _standings_attach
 
 OPEN, RIGHT, WRONG = "open", "right", "wrong"
@@ -50,11 +50,13 @@ class PhasePage:
 
     @property
     def first(self) -> int:
-        return (self.number - 1) * page_size() + 1 if self.states else 0
+        on_page = [entry.number for entry in self.index if entry.page == self.number]
+        return on_page[0] if on_page else 0
 
     @property
     def last(self) -> int:
-        return self.first + len(self.states) - 1 if self.states else 0
+        on_page = [entry.number for entry in self.index if entry.page == self.number]
+        return on_page[-1] if on_page else 0
 
     @property
     def continue_entry(self) -> IndexEntry | None:
@@ -127,6 +129,15 @@ def _page_questions(*, phase: Phase, codes: tuple[str, ...]) -> dict[str, Questi
                 _PAGE_QUESTIONS.clear()
             _PAGE_QUESTIONS[key] = questions
     return questions
+
+
+def phase_overview(*, learner, phase: Phase, holding: str) -> PhasePage:
+    """The status line, Continue and index of the page holding question `holding`,
+    without its cards: what an answer's response updates out of band. One query."""
+    index = phase_index(learner=learner, phase=phase)
+    count = max(page_of(ordinal=len(index) - 1), 1) if index else 1
+    number = next((entry.page for entry in index if entry.code == holding), 1)
+    return PhasePage(phase=phase, number=number, count=count, index=index, states=[])
 
 
 def phase_page(*, learner, phase: Phase, page: int = 1, holding: str | None = None) -> PhasePage:

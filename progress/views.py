@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
@@ -21,7 +22,7 @@ from quizzes.models import Phase, Question
 
 from .context_processors import reviews_due_reviewed
 from .paging import question_href
-from .phase_selectors import phase_page, question_page
+from .phase_selectors import phase_overview, phase_page, question_page
 from .review_selectors import review_forecast, review_session, review_summary
 from .selectors import (
     QuestionState,
@@ -176,11 +177,21 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     # The swapped-in feedback takes focus (htmx honours autofocus), so keyboard and
     # screen-reader users land on the result; after a review the header's due count
     # follows along.
-    return render(
+    response = render(
         request,
         f"{CARD}#question-body",
         {"state": state, "focus": True, "badge_oob": reviewed},
     )
+    if not in_reviews:
+        # The phase page's status line, Continue and index follow the answer too.
+        page = phase_overview(learner=request.user, phase=question.phase, holding=question.code)
+        for piece in ("phase-progress", "phase-index"):
+            response.write(
+                render_to_string(
+                    f"progress/phase.html#{piece}", {"page": page, "oob": True}, request
+                )
+            )
+    return response
 
 
 def _form_again(

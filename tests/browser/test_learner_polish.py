@@ -23,6 +23,10 @@ def test_keyboard_number_picks_enter_sends_n_goes_next(page, site):
         "right-pick",
         "wrong-pick",
     )
+    # The feedback takes focus once htmx has settled it; "n" acts on the focused card.
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.closest('#q-10-01') !== null"
+    )
     page.keyboard.press("n")
     page.wait_for_url(re.compile(r"#q-10-02$"))
 
@@ -68,3 +72,20 @@ def test_pages_have_a_favicon(page, site):
 
     href = page.locator("link[rel=icon]").get_attribute("href")
     assert page.request.get(site + href).status == 200
+
+
+def test_phase_status_and_index_follow_an_answer_without_a_reload(page, site):
+    create_account(page, site, "status")
+    page.goto(site + "/phase/10/")
+    page.evaluate("window.__notReloaded = true")
+    assert page.get_by_text("0 of 5 answered, 0 right").is_visible()
+
+    card = page.locator("#q-10-01")
+    card.get_by_label(re.compile("8-bit exponent")).check()
+    card.get_by_role("button", name="Check answer").click()
+    card.get_by_role("heading", name="Right").wait_for()
+
+    page.get_by_text("1 of 5 answered, 1 right").wait_for()
+    assert page.get_by_role("link", name="Continue: question 2").is_visible()
+    assert page.locator("#phase-index a[aria-label='q-10-01: right']").count() == 1
+    assert page.evaluate("window.__notReloaded === true")

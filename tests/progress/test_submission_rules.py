@@ -262,3 +262,27 @@ def test_answer_again_shows_the_draft_rather_than_the_previous_answer(
     html = learner_client.get("/question/q-10-03/form/", headers=HTMX).content.decode()
 
     assert ">second thoughts</textarea>" in html
+
+
+def test_answer_by_htmx_updates_the_phase_status_and_index_out_of_band(seeds_imported, post_answer):
+    html = " ".join(post_answer("q-10-01", choice=["B"]).content.decode().split())
+
+    assert '<div id="phase-progress" data-hx-swap-oob="true">' in html
+    assert "1 of 5 answered, 1 right" in html
+    assert "Continue: question 2" in html
+    assert (
+        '<nav id="phase-index" aria-label="Questions of this phase" data-hx-swap-oob="true">'
+        in html
+    )
+    assert 'aria-label="q-10-01: right">1</a>' in html
+
+
+def test_answer_in_the_reviews_sends_no_phase_overview(seeds_imported, learner_client, phase_token):
+    response = learner_client.post(
+        "/question/q-10-01/answer/",
+        {"token": phase_token("q-10-01"), "choice": "B", "context": "reviews"},
+        headers=HTMX,
+    )
+
+    assert response.status_code == 200
+    assert "phase-progress" not in response.content.decode()
