@@ -110,18 +110,22 @@ def test_sqlite_is_configured_for_concurrent_writers(settings):
     assert "journal_mode=WAL" in database["OPTIONS"]["init_command"]
 
 
-def test_form_in_another_charset_is_a_400_with_our_page(learner):
+def _post_utf16_form(learner, **headers):
+    """A form body in UTF-16, as an attacker's tool sends it, with a valid CSRF token."""
     client = Client(enforce_csrf_checks=True)
     client.force_login(learner)
     client.get("/")
-    csrf = client.cookies["csrftoken"].value
-
-    response = client.post(
+    return client.post(
         "/language/",
         "language=es&next=/",
         content_type="application/x-www-form-urlencoded; charset=utf-16",
-        HTTP_X_CSRFTOKEN=csrf,
+        HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value,
+        **headers,
     )
+
+
+def test_form_in_another_charset_is_a_400_with_our_page(learner):
+    response = _post_utf16_form(learner)
 
     assert response.status_code == 400
     assert "<h1>Bad request</h1>" in response.content.decode()
@@ -340,18 +344,7 @@ def test_django_request_warnings_hide_setup_and_invite_tokens():
 
 
 def test_unreadable_form_sent_by_htmx_is_a_400_fragment(learner):
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(learner)
-    client.get("/")
-    csrf = client.cookies["csrftoken"].value
-
-    response = client.post(
-        "/language/",
-        "language=es&next=/",
-        content_type="application/x-www-form-urlencoded; charset=utf-16",
-        HTTP_X_CSRFTOKEN=csrf,
-        HTTP_HX_REQUEST="true",
-    )
+    response = _post_utf16_form(learner, HTTP_HX_REQUEST="true")
 
     html = response.content.decode()
     assert response.status_code == 400
