@@ -16,6 +16,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.in_process import django_in_process  # noqa: E402
+
 
 def main() -> None:
     parser = argparse.ArgumentParser()
@@ -29,24 +31,10 @@ def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="results-bench-"))
     db_file = args.reuse or workdir / "bench.sqlite3"
     reuse = args.reuse is not None and args.reuse.exists()
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{db_file}")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings.base")
-    os.environ["DJANGO_DEBUG"] = "false"
-    import django
-
-    django.setup()
-    from django.conf import settings
-    from django.core.management import call_command
-
+    django_in_process(db_file)
     from progress.models import Attempt
     from teaching.models import Cohort
 
-    settings.ALLOWED_HOSTS = ["*"]
-    # Plain static storage: the bench measures views, not collectstatic.
-    settings.STORAGES["staticfiles"] = {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-    }
-    call_command("migrate", verbosity=0)
     if reuse:
         cohort = Cohort.objects.get(name="Bench cohort")
         print(f"data: reusing {db_file}: {Attempt.objects.count()} attempts")

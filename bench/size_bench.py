@@ -9,7 +9,6 @@ client, in process, on a throwaway SQLite file. Target: no page over 250 kB.
 Run with `make bench` or `python bench/size_bench.py`.
 """
 
-import os
 import statistics
 import sys
 import tempfile
@@ -19,6 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from bench.in_process import django_in_process  # noqa: E402
 
 QUESTIONS, PHASES, SMALL = 740, 95, 8
 PAGE_LIMIT = 250_000
@@ -48,12 +49,7 @@ def write_quizzes(folder: Path) -> None:
 
 def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="size-bench-"))
-    os.environ.setdefault("DATABASE_URL", f"sqlite:///{workdir / 'bench.sqlite3'}")
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings.base")
-    os.environ["DJANGO_DEBUG"] = "false"
-    import django
-
-    django.setup()
+    django_in_process(workdir / "bench.sqlite3")
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
@@ -64,11 +60,6 @@ def main() -> None:
     from progress.services import attempt_record
     from quizzes.models import Question
 
-    settings.ALLOWED_HOSTS = ["*"]
-    settings.STORAGES["staticfiles"] = {
-        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
-    }
-    call_command("migrate", verbosity=0)
     quiz_dir = workdir / "quizzes"
     quiz_dir.mkdir()
     write_quizzes(quiz_dir)
