@@ -25,3 +25,9 @@ def page_href(*, phase_number: int, page: int) -> str:
 
 def question_href(*, phase_number: int, code: str, page: int) -> str:
     return f"{page_href(phase_number=phase_number, page=page)}#{code}"
+
+
+def again_href(*, phase_number: int, code: str) -> str:
+    """The phase page that holds question `code`, with its form shown again: where
+    "Answer again" goes without JavaScript, and an invalid answer is redirected."""
+    return f"{reverse('progress:phase', args=[phase_number])}?again={code}#{code}"

@@ -13,7 +13,7 @@ from quizzes.grading import highlight_html
 from quizzes.models import Phase, Question, QuestionRevision
 
 from .models import Attempt, Draft, LearnerQuestion, Regrade, ReviewCard, Verdict
-from .paging import page_of, question_href
+from .paging import again_href, page_of, question_href
 from .reviews import day_start
 
 
@@ -120,6 +120,10 @@ class QuestionState:
         typing, shown with a note to check it), else the learner's draft, else the
         previous answer when answering again."""
         return self.kept or self.draft or self.prefill
+
+    @property
+    def again_href(self) -> str:
+        return again_href(phase_number=self.question.phase.number, code=self.question.code)
 
     @property
     def graded_revision(self):

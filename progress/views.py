@@ -21,7 +21,7 @@ from portal.errors import problem_response
 from quizzes.models import Phase, Question
 
 from .context_processors import reviews_due_reviewed
-from .paging import question_href
+from .paging import again_href, question_href
 from .phase_selectors import phase_overview, phase_page, question_page
 from .review_selectors import review_forecast, review_session, review_summary
 from .selectors import (
@@ -122,8 +122,7 @@ def question_form(request: HtmxHttpRequest, code: str) -> HttpResponse:
     """A fresh form for answering again (HTMX); without JS, the phase page does it."""
     question = get_object_or_404(Question.objects.active().select_related("phase"), code=code)
     if not request.htmx:
-        number = question.phase.number
-        return redirect(f"{reverse('progress:phase', args=[number])}?again={code}#{code}")
+        return redirect(again_href(phase_number=question.phase.number, code=code))
     state = question_state(learner=request.user, question=question, with_drafts=True)
     _show_form(request, state)
     if state.latest is not None and state.latest.text and not state.form_answer:
@@ -206,10 +205,7 @@ def _form_again(
         draft_save(learner_id=request.user.pk, question_id=question.pk, answer=refused.keep)
         request.session.setdefault(FORM_ERRORS, {})[question.code] = refused.message
         request.session.modified = True
-        number = question.phase.number
-        return redirect(
-            f"{reverse('progress:phase', args=[number])}?again={question.code}#{question.code}"
-        )
+        return redirect(again_href(phase_number=question.phase.number, code=question.code))
     state = question_state(learner=request.user, question=question)
     # The form keeps showing the revision its token named, even if an import changed
     # the question meanwhile.
