@@ -345,3 +345,14 @@ class ReviewCard(models.Model):
 
     def __str__(self) -> str:
         return f"card {self.learner_id} {self.question_id} due {self.due:%Y-%m-%d}"
+
+    # Two questions about one answer, told apart on purpose: a first wrong answer (or a
+    # learned question forgotten) schedules the card without being a review of it.
+    def scheduled_by(self, attempt) -> bool:
+        """Whether `attempt` set the card's schedule: a review or the lapse that
+        (re)started the card. The feedback then says when it comes back."""
+        return self.fsrs.get("last_review") == attempt.created_at.isoformat()
+
+    def reviewed_by(self, attempt) -> bool:
+        """Whether `attempt` was the day's review of a due card: it leaves today's count."""
+        return self.last_review_at == attempt.created_at

@@ -98,7 +98,7 @@ class QuestionState:
             return {"learned": True} if card is not None and card.learned_at else None
         due_day = timezone.localdate(card.due)
         return {
-            "rated": card.fsrs.get("last_review") == attempt.created_at.isoformat(),
+            "rated": card.scheduled_by(attempt),
             "days": max((due_day - timezone.localdate()).days, 0),
             "due": card.due,
         }
@@ -403,7 +403,7 @@ def activity_by_day(*, learner, days: int = 28) -> list[ActivityDay]:
 
 
 def attempt_was_review(*, attempt: Attempt) -> bool:
-    """Whether the attempt rated its due review card (rather than being practice)."""
+    """`ReviewCard.reviewed_by`, asked of the database when the card is not loaded."""
     return ReviewCard.objects.filter(
         learner_id=attempt.learner_id,
         question_id=attempt.question_id,

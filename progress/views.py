@@ -166,9 +166,8 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
             reviews_due_reviewed(request.session)
         return redirect(reverse("progress:reviews") if in_reviews else _question_url(question))
     state = question_state(learner=request.user, question=question, with_card=True)
-    card = state.card
-    reviewed = outcome.created and card is not None
-    reviewed = reviewed and card.last_review_at == outcome.attempt.created_at
+    reviewed = outcome.created and state.card is not None
+    reviewed = reviewed and state.card.reviewed_by(outcome.attempt)
     if reviewed:
         reviews_due_reviewed(request.session)
     if in_reviews:
