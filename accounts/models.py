@@ -6,9 +6,6 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-# AuditEvent moved to the audit app; re-exported while other code still imports it here.
-from audit.models import AuditEvent  # noqa: F401
-
 from .enums import Language
 from .time_zones import time_zone_validate
 

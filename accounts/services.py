@@ -14,9 +14,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from audit.enums import AuditKind
-
-# audit_record moved to the audit app; re-exported while other code still imports it here.
-from audit.services import audit_record, client_ip  # noqa: F401
+from audit.services import audit_record
 
 from .models import Invite, OneTimeLink, Profile, SetupLink
 

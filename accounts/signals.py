@@ -3,9 +3,11 @@
 from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
 from django.dispatch import receiver
 
-from .enums import AuditKind
+from audit.enums import AuditKind
+from audit.services import audit_record
+
 from .models import Profile
-from .services import audit_record, login_key
+from .services import login_key
 from .time_zones import SESSION_TIME_ZONE
 
 SESSION_LANGUAGE = "language"

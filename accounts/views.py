@@ -13,13 +13,15 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
-from .enums import AuditKind, Language
+from audit.enums import AuditKind
+from audit.services import audit_record
+
+from .enums import Language
 from .forms import AccountCreateForm
 from .middleware import language_cookie_set
 from .models import Invite, SetupLink
 from .services import (
     LinkUnusable,
-    audit_record,
     invite_redeem,
     link_check,
     profile_language_set,

@@ -10,9 +10,10 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from accounts.enums import AuditKind
-from accounts.models import AuditEvent, Invite, Profile, SetupLink
+from accounts.models import Invite, Profile, SetupLink
 from accounts.services import invite_create
+from audit.enums import AuditKind
+from audit.models import AuditEvent
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db

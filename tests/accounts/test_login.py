@@ -6,8 +6,9 @@ import pytest
 import time_machine
 from django.utils import timezone
 
-from accounts.enums import AuditKind
-from accounts.models import AuditEvent, Profile
+from accounts.models import Profile
+from audit.enums import AuditKind
+from audit.models import AuditEvent
 from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db

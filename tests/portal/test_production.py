@@ -190,8 +190,8 @@ def test_static_files_keep_their_own_cache(client):
 def test_audit_records_the_client_behind_a_trusted_proxy(
     client, settings, peer, forwarded, recorded
 ):
-    from accounts.enums import AuditKind
-    from accounts.models import AuditEvent
+    from audit.enums import AuditKind
+    from audit.models import AuditEvent
     from tests.factories import UserFactory
 
     settings.TRUSTED_PROXIES = ["10.0.0.0/8"]
@@ -208,8 +208,8 @@ def test_audit_records_the_client_behind_a_trusted_proxy(
 
 
 def test_forwarded_for_is_ignored_without_trusted_proxies(client):
-    from accounts.enums import AuditKind
-    from accounts.models import AuditEvent
+    from audit.enums import AuditKind
+    from audit.models import AuditEvent
     from tests.factories import UserFactory
 
     UserFactory(username="ana")

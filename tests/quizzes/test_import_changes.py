@@ -6,8 +6,8 @@ from io import StringIO
 import pytest
 from django.core.management import CommandError, call_command
 
-from accounts.enums import AuditKind
-from accounts.models import AuditEvent
+from audit.enums import AuditKind
+from audit.models import AuditEvent
 from quizzes.changes import content_changes, key_changed
 from quizzes.models import Question
 

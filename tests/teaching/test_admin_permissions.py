@@ -4,9 +4,10 @@ edits attempts."""
 import pytest
 from django.contrib.auth.models import Group
 
-from accounts.enums import AuditKind
-from accounts.models import AuditEvent, Invite
+from accounts.models import Invite
 from accounts.services import invite_create
+from audit.enums import AuditKind
+from audit.models import AuditEvent
 from progress.models import Attempt
 from teaching.models import Cohort
 from tests.factories import PASSWORD, UserFactory, answer

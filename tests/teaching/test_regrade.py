@@ -6,8 +6,8 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
 
-from accounts.enums import AuditKind
-from accounts.models import AuditEvent
+from audit.enums import AuditKind
+from audit.models import AuditEvent
 from progress.models import Attempt, LearnerQuestion, Regrade
 from progress.services import learner_question_rebuild
 from quizzes.models import Question
