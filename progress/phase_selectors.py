@@ -1,14 +1,18 @@
 """Reads for a phase page: one page of question cards and the index of the whole phase.
 
 A phase may hold hundreds of questions, so the page renders `paging.page_size()` cards
-and, for the rest, only a light index (code and verdict per question). Four queries
-whatever the counts: the index, the page's questions, their standings, their drafts;
-a fifth reads regrades only when a standing differs from its attempt's own grade.
+and, for the rest, only a light index (code and verdict per question). At most four
+queries whatever the counts: the index (which also says which questions have a
+standing or drafts), the standings and the drafts of the page's questions when it has
+any, and regrades only when a standing differs from its attempt's own grade. The
+page's questions and revisions come from a per-process cache keyed by the phase
+file's hash.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from django.db.models import FilteredRelation, Q
 
@@ -85,25 +89,51 @@ class PhasePage:
         return page_href(phase_number=self.phase.number, page=self.number + 1)
 
 
-def phase_index(*, learner, phase: Phase) -> list[IndexEntry]:
+class _Row(NamedTuple):
+    code: str
+    correct: bool | None  # the standing's latest verdict; None: never answered
+    draft: bool  # the learner has a draft for it
+    kept: bool  # something was kept for it while logged out
+
+
+def _phase_rows(*, learner, phase: Phase) -> list[_Row]:
     """Every active question of `phase` in order, with the learner's latest effective
-    verdict (the standing's, regrades included): one query, one narrow row each."""
+    verdict (the standing's, regrades included) and whether drafts wait on it: one
+    query, one narrow row each (a draft is unique per learner, question and kind)."""
+    mine = Q(drafts__learner=learner)
     rows = (
         Question.objects.active()
         .for_phase(phase)
-        .annotate(mine=FilteredRelation("standings", condition=Q(standings__learner=learner)))
+        .annotate(
+            mine=FilteredRelation("standings", condition=Q(standings__learner=learner)),
+            own_draft=FilteredRelation("drafts", condition=mine & Q(drafts__logged_out=False)),
+            kept_draft=FilteredRelation("drafts", condition=mine & Q(drafts__logged_out=True)),
+        )
         .order_by("position")
-        .values_list("code", "mine__latest_correct")
+        .values_list("code", "mine__latest_correct", "own_draft__id", "kept_draft__id")
     )
     return [
+        _Row(code, correct, draft is not None, kept is not None)
+        for code, correct, draft, kept in rows
+    ]
+
+
+def _index(rows: list[_Row]) -> list[IndexEntry]:
+    return [
         IndexEntry(
-            code=code,
+            code=row.code,
             number=ordinal + 1,
             page=page_of(ordinal=ordinal),
-            status=OPEN if correct is None else RIGHT if correct else WRONG,
+            status=OPEN if row.correct is None else RIGHT if row.correct else WRONG,
         )
-        for ordinal, (code, correct) in enumerate(rows)
+        for ordinal, row in enumerate(rows)
     ]
+
+
+def phase_index(*, learner, phase: Phase) -> list[IndexEntry]:
+    """Every active question of `phase` in order, with the learner's latest effective
+    verdict: one query."""
+    return _index(_phase_rows(learner=learner, phase=phase))
 
 
 # A page's questions with their current revisions, per process, keyed by the phase
@@ -144,7 +174,8 @@ def phase_page(*, learner, phase: Phase, page: int = 1, holding: str | None = No
     """Page `page` of `phase` (clamped to the pages there are), or the page holding
     question `holding` when it is in the phase: a link to a question by its code alone,
     such as "answer again", lands where the question is."""
-    index = phase_index(learner=learner, phase=phase)
+    rows = {row.code: row for row in _phase_rows(learner=learner, phase=phase)}
+    index = _index(list(rows.values()))
     count = max(page_of(ordinal=len(index) - 1), 1) if index else 1
     held = next((entry.page for entry in index if entry.code == holding), None)
     number = held or min(max(page, 1), count)
@@ -152,8 +183,14 @@ def phase_page(*, learner, phase: Phase, page: int = 1, holding: str | None = No
     questions = _page_questions(phase=phase, codes=tuple(codes))
     ordered = [questions[code] for code in codes if code in questions]
     states = {q.pk: QuestionState(question=q) for q in ordered}
-    _standings_attach(states=states, standings=_standings(learner=learner, questions=ordered))
-    _drafts_attach(learner=learner, states=states)
+    # The index row says which of the page's questions have a standing or drafts: only
+    # those are read, so a page nobody has touched costs no query beyond the index.
+    answered = [q for q in ordered if rows[q.code].correct is not None]
+    if answered:
+        _standings_attach(states=states, standings=_standings(learner=learner, questions=answered))
+    drafted = {q.pk: states[q.pk] for q in ordered if rows[q.code].draft or rows[q.code].kept}
+    if drafted:
+        _drafts_attach(learner=learner, states=drafted)
     result = [states[q.pk] for q in ordered]
     for state, following in zip(result, result[1:], strict=False):
         state.next_code = following.question.code
