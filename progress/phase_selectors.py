@@ -204,6 +204,28 @@ def phase_page(*, learner, phase: Phase, page: int = 1, holding: str | None = No
     return PhasePage(phase=phase, number=number, count=count, index=index, states=result)
 
 
+def answered_state(*, question: Question, answered, overview: PhasePage) -> QuestionState:
+    """The feedback state of an answer just stored (`services.Answered`, with the
+    standing and card storing it wrote), its "Next question" from the phase's index in
+    `overview`: no query. A new attempt has no regrade or override on it yet."""
+    state = QuestionState(
+        question=question,
+        tries=answered.standing.attempts,
+        latest=answered.attempt,
+        card=answered.card,
+    )
+    codes = [entry.code for entry in overview.index]
+    at = codes.index(question.code) if question.code in codes else None
+    if at is not None and at + 1 < len(codes):
+        here, following = overview.index[at], overview.index[at + 1]
+        state.next_code = following.code
+        if following.page != here.page:
+            state.next_url = question_href(
+                phase_number=question.phase.number, code=following.code, page=following.page
+            )
+    return state
+
+
 def question_page(*, question: Question) -> int:
     """The page of its phase that holds `question` (one count query)."""
     before = (

@@ -19,7 +19,7 @@ from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import Question, QuestionRevision
 
-from .models import Attempt, Draft, LearnerQuestion
+from .models import Attempt, Draft, LearnerQuestion, ReviewCard
 from .reviews import review_card_ensure, review_card_feed
 from .tokens import BadToken, SubmissionToken, token_read
 
@@ -78,6 +78,11 @@ class Answered:
     attempt: Attempt
     created: bool
     revision: QuestionRevision
+    # When the attempt was just stored: the learner's standing on the question and
+    # review card (None: no card) as the answer left them, so the feedback needs no
+    # second read. None for a repeated submission.
+    standing: LearnerQuestion | None = None
+    card: ReviewCard | None = None
 
 
 @dataclass(frozen=True)
@@ -156,10 +161,10 @@ def answer_submit(
     except AnswerInvalid as invalid:
         invalid.keep, invalid.revision = kept, revision
         raise
-    attempt, created = attempt_record(
+    stored = _attempt_store(
         learner=user, revision=revision, nonce=token.nonce, answer=answer, language=language
     )
-    return Answered(attempt=attempt, created=created, revision=revision)
+    return Answered(revision=revision, **stored)
 
 
 def draft_submit(*, user, session, question: Question, raw_token: str, post) -> None:
@@ -243,6 +248,17 @@ def attempt_record(
 
     Returns (attempt, created).
     """
+    stored = _attempt_store(
+        learner=learner, revision=revision, nonce=nonce, answer=answer, language=language
+    )
+    return stored["attempt"], stored["created"]
+
+
+def _attempt_store(
+    *, learner, revision: QuestionRevision, nonce: str, answer: dict, language: str
+) -> dict:
+    """`attempt_record`, also returning the standing and review card it wrote (for a
+    new attempt): {"attempt", "created", "standing", "card"}."""
     result = revision.grade(keys=answer.get("keys", ()), text=answer.get("text", ""))
     attempt = Attempt(
         learner=learner,
@@ -261,19 +277,19 @@ def attempt_record(
     try:
         with transaction.atomic():
             attempt.save()
-            _standing_add(attempt)
-            review_card_feed(attempt=attempt)
+            standing = _standing_add(attempt)
+            card = review_card_feed(attempt=attempt)
             Draft.objects.filter(learner=learner, question_id=revision.question_id).delete()
     except IntegrityError:
         existing = Attempt.objects.filter(token=nonce, learner=learner).first()
         if existing is None:
             raise
-        return existing, False
-    return attempt, True
+        return {"attempt": existing, "created": False, "standing": None, "card": None}
+    return {"attempt": attempt, "created": True, "standing": standing, "card": card}
 
 
-def _standing_add(attempt: Attempt) -> None:
-    """Fold a new attempt into the learner's standing on its question."""
+def _standing_add(attempt: Attempt) -> LearnerQuestion:
+    """Fold a new attempt into the learner's standing on its question; returns it."""
     standing, created = LearnerQuestion.objects.select_for_update().get_or_create(
         learner_id=attempt.learner_id,
         question_id=attempt.question_id,
@@ -290,7 +306,7 @@ def _standing_add(attempt: Attempt) -> None:
         },
     )
     if created:
-        return
+        return standing
     standing.attempts += 1
     standing.latest_attempt = attempt
     standing.latest_correct = attempt.correct
@@ -307,6 +323,7 @@ def _standing_add(attempt: Attempt) -> None:
             "ever_correct",
         ]
     )
+    return standing
 
 
 def learner_question_rebuild(*, pairs=None) -> int:

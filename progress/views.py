@@ -10,7 +10,6 @@ from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
@@ -22,7 +21,7 @@ from quizzes.models import Phase, Question
 
 from .context_processors import reviews_due_reviewed
 from .paging import again_href, question_href
-from .phase_selectors import phase_overview, phase_page, question_page
+from .phase_selectors import answered_state, phase_overview, phase_page, question_page
 from .review_selectors import review_forecast, review_session, review_summary
 from .selectors import (
     QuestionState,
@@ -165,7 +164,15 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
         if outcome.created and attempt_was_review(attempt=outcome.attempt):
             reviews_due_reviewed(request.session)
         return redirect(reverse("progress:reviews") if in_reviews else _question_url(question))
-    state = question_state(learner=request.user, question=question, with_card=True)
+    # The phase page's status line, Continue and index follow the answer too; the
+    # index also gives the feedback its "Next question".
+    page = None
+    if not in_reviews:
+        page = phase_overview(learner=request.user, phase=question.phase, holding=question.code)
+    if outcome.created and page is not None:
+        state = answered_state(question=question, answered=outcome, overview=page)
+    else:  # a repeated submission, or the reviews page: read what stands
+        state = question_state(learner=request.user, question=question, with_card=True)
     reviewed = outcome.created and state.card is not None
     reviewed = reviewed and state.card.reviewed_by(outcome.attempt)
     if reviewed:
@@ -174,22 +181,12 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
         state.context, state.next_code = "reviews", None
     # The swapped-in feedback takes focus (htmx honours autofocus), so keyboard and
     # screen-reader users land on the result; after a review the header's due count
-    # follows along.
-    response = render(
+    # follows along. One template renders the feedback and the out-of-band pieces.
+    return render(
         request,
-        f"{CARD}#question-body",
-        {"state": state, "focus": True, "badge_oob": reviewed},
+        "progress/_answered.html",
+        {"state": state, "focus": True, "badge_oob": reviewed, "page": page, "oob": True},
     )
-    if not in_reviews:
-        # The phase page's status line, Continue and index follow the answer too.
-        page = phase_overview(learner=request.user, phase=question.phase, holding=question.code)
-        for piece in ("phase-progress", "phase-index"):
-            response.write(
-                render_to_string(
-                    f"progress/phase.html#{piece}", {"page": page, "oob": True}, request
-                )
-            )
-    return response
 
 
 def _form_again(
