@@ -173,3 +173,59 @@ def test_phase_page_queries_stay_fixed_whatever_the_cards_on_a_page(
     html = response.content.decode()
     assert _articles(html) == codes[count : 2 * count]
     assert len(_index(html)) == count * 3
+
+
+def test_index_query_in_sql_agrees_with_the_orm(make_phase, learner):
+    """The index's hand-written SQL against the same question asked of the ORM: active
+    questions in order, this learner's verdict, drafts of each kind, nobody else's."""
+    from django.utils import timezone
+
+    from progress.models import Draft
+    from progress.phase_selectors import _phase_rows
+    from quizzes.models import Phase, Question
+    from tests.factories import UserFactory
+
+    codes = make_phase(8)
+    other = UserFactory()
+    answer(learner, codes[0], keys=["A"], text="zebraword")  # right
+    answer(learner, codes[1], keys=["B"], text="nothing")  # wrong
+    answer(other, codes[2], keys=["A"], text="zebraword")
+    questions = {q.code: q for q in Question.objects.filter(code__in=codes)}
+    for code, owner, logged_out in [
+        (codes[3], learner, False),
+        (codes[4], learner, True),
+        (codes[5], learner, False),
+        (codes[5], learner, True),
+        (codes[6], other, False),
+    ]:
+        Draft.objects.create(
+            learner=owner, question=questions[code], answer={"keys": ["A"]}, logged_out=logged_out
+        )
+    Question.objects.filter(code=codes[7]).update(retired_at=timezone.now())
+    phase = Phase.objects.get(number=1)
+
+    expected = []
+    for question in Question.objects.active().filter(phase=phase).order_by("position"):
+        standing = LearnerQuestion.objects.filter(learner=learner, question=question).first()
+        drafts = Draft.objects.filter(learner=learner, question=question)
+        expected.append(
+            (
+                question.code,
+                None if standing is None else standing.latest_correct,
+                drafts.filter(logged_out=False).exists(),
+                drafts.filter(logged_out=True).exists(),
+            )
+        )
+
+    rows = [tuple(row) for row in _phase_rows(learner=learner, phase=phase)]
+
+    assert rows == expected
+    assert [row[1:] for row in rows[:7]] == [
+        (True, False, False),
+        (False, False, False),
+        (None, False, False),
+        (None, True, False),
+        (None, False, True),
+        (None, True, True),
+        (None, False, False),
+    ]
