@@ -91,6 +91,20 @@ class PhasePage:
         return page_href(phase_number=self.phase.number, page=self.number + 1)
 
 
+def active_phase(number: int) -> Phase | None:
+    """`Phase.objects.active().filter(number=number).first()`, with the SQL written once:
+    the ORM spends ~0.2 ms building this one-row query on every phase page."""
+    found = list(Phase.objects.raw(_phase_sql(), [number]))
+    return found[0] if found else None
+
+
+@cache
+def _phase_sql() -> str:
+    quote = connection.ops.quote_name
+    table = quote(Phase._meta.db_table)
+    return f"SELECT * FROM {table} WHERE number = %s AND retired_at IS NULL"  # noqa: S608
+
+
 class _Row(NamedTuple):
     code: str
     correct: bool | None  # the standing's latest verdict; None: never answered

@@ -8,7 +8,7 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils.translation import get_language
@@ -17,11 +17,17 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from portal.errors import problem_response
-from quizzes.models import Phase, Question
+from quizzes.models import Question
 
 from .context_processors import reviews_due_reviewed
 from .paging import again_href, question_href
-from .phase_selectors import answered_state, phase_overview, phase_page, question_page
+from .phase_selectors import (
+    active_phase,
+    answered_state,
+    phase_overview,
+    phase_page,
+    question_page,
+)
 from .review_selectors import review_forecast, review_session, review_summary
 from .selectors import (
     QuestionState,
@@ -99,7 +105,9 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 def phase_detail(request: HtmxHttpRequest, number: int) -> HttpResponse:
     """One page of a phase's questions (`?page=N`), with the index of them all; with
     `?again=CODE`, the page that holds question CODE, its form shown again."""
-    phase = get_object_or_404(Phase.objects.active(), number=number)
+    phase = active_phase(number)
+    if phase is None:
+        raise Http404
     again = request.GET.get("again")
     page = phase_page(
         learner=request.user,

@@ -229,3 +229,19 @@ def test_index_query_in_sql_agrees_with_the_orm(make_phase, learner):
         (None, True, True),
         (None, False, False),
     ]
+
+
+def test_active_phase_in_sql_is_the_active_phase_of_that_number(make_phase, learner_client):
+    from django.utils import timezone
+
+    from progress.phase_selectors import active_phase
+    from quizzes.models import Phase
+
+    make_phase(2, number=1)
+    make_phase(2, number=2)
+    Phase.objects.filter(number=2).update(retired_at=timezone.now())
+
+    assert active_phase(1) == Phase.objects.active().get(number=1)
+    assert active_phase(1).title_texts == Phase.objects.get(number=1).title_texts
+    assert active_phase(2) is None and active_phase(3) is None
+    assert learner_client.get("/phase/2/").status_code == 404
