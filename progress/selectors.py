@@ -294,12 +294,30 @@ def question_state(
     return state
 
 
-def _standings(*, learner, questions):
+def _standings(*, learner, questions) -> list[LearnerQuestion]:
     """The learner's standings on `questions`, each with its latest attempt and that
-    attempt's revision: one row per question answered, not one per attempt."""
-    return LearnerQuestion.objects.filter(learner=learner, question__in=questions).select_related(
-        "latest_attempt__revision"
+    attempt's revision: one row per question answered, not one per attempt. An
+    attempt on the question's current revision shares the revision the question
+    brought along; only older ones are read, in a second query."""
+    by_id = {question.pk: question for question in questions}
+    standings = list(
+        LearnerQuestion.objects.filter(learner=learner, question__in=list(by_id)).select_related(
+            "latest_attempt"
+        )
     )
+    current = Question._meta.get_field("current_revision")
+    older: dict[int, list[Attempt]] = defaultdict(list)
+    for standing in standings:
+        attempt, question = standing.latest_attempt, by_id[standing.question_id]
+        if attempt.revision_id == question.current_revision_id and current.is_cached(question):
+            attempt.revision = question.current_revision
+        else:
+            older[attempt.revision_id].append(attempt)
+    if older:
+        for revision in QuestionRevision.objects.filter(pk__in=list(older)):
+            for attempt in older[revision.pk]:
+                attempt.revision = revision
+    return standings
 
 
 def learner_progress(*, learner) -> list[PhaseProgress]:
