@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from quizzes.grading import highlight_html
 from quizzes.models import Phase, Question, QuestionRevision
@@ -23,6 +24,22 @@ class OptionFeedback:
     text: dict
     picked: bool
     correct: bool
+    multi: bool = False  # of a question with several right options
+
+    @property
+    def css(self) -> str:
+        if self.picked:
+            return "right-pick" if self.correct else "wrong-pick"
+        return "missed-key" if self.correct else ""
+
+    @property
+    def note(self) -> str:
+        """What the feedback says beside the option, if anything."""
+        if self.picked:
+            return _("your pick, right") if self.correct else _("your pick, wrong")
+        if self.correct:
+            return _("right, not picked") if self.multi else _("the right answer")
+        return ""
 
 
 @dataclass(frozen=True)
@@ -141,8 +158,9 @@ class QuestionState:
             return []
         picked = set(self.latest.keys)
         right = {o["key"] for o in self.graded_revision.options if o.get("correct")}
+        multi = self.latest.revision.is_multi
         return [
-            OptionFeedback(o["key"], o["text"], o["key"] in picked, o["key"] in right)
+            OptionFeedback(o["key"], o["text"], o["key"] in picked, o["key"] in right, multi)
             for o in self.latest.revision.options
         ]
 
