@@ -59,8 +59,7 @@ def generate(args, workdir):
 
     quiz_dir = workdir / "quizzes"
     quiz_dir.mkdir()
-    import_bench.PHASES, import_bench.QUESTIONS = 10, 10
-    import_bench.write_phases(quiz_dir)
+    import_bench.write_bank(quiz_dir, files=10, questions=10)
     call_command("import_quizzes", str(quiz_dir), stdout=StringIO())
 
     started = time.perf_counter()
@@ -90,7 +89,7 @@ def generate(args, workdir):
             for _ in range(args.attempts):
                 token += 1
                 if revision.kind == QuestionKind.FREE:
-                    answer = {"text": "identity residual" if rng.random() < skill else "no idea"}
+                    answer = {"text": "the root mean square" if rng.random() < skill else "no idea"}
                 else:
                     keys = [o["key"] for o in revision.options]
                     right = revision.correct_keys
