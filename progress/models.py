@@ -11,7 +11,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from portal.db import WriteOnce
-from quizzes.models import Question, QuestionRevision
+from quizzes.models import Phase, Question, QuestionRevision
 
 from .enums import VerdictSource
 
@@ -182,6 +182,37 @@ class LearnerQuestion(models.Model):
 
     def __str__(self) -> str:
         return f"{self.learner_id} on {self.question_id}"
+
+
+class LearnerPhase(models.Model):
+    """A learner's first-try total in one phase: how many of the phase's active
+    questions the learner got right on the first try (effective grades, regrades
+    included). Item statistics need it for every standing, and computing it as they
+    read was most of the results page's time. Kept by the services that write standings
+    (an answer, a regrade, an override) and recounted for the phases an import changes
+    (a question retired, moved or back); learner_phase_recount rebuilds it. A learner
+    with no row has a total of 0."""
+
+    learner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="phase_totals",
+        verbose_name=_("learner"),
+    )
+    phase = models.ForeignKey(
+        Phase, on_delete=models.CASCADE, related_name="learner_totals", verbose_name=_("phase")
+    )
+    first_right = models.PositiveIntegerField(_("right on first try"), default=0)
+
+    class Meta:
+        verbose_name = _("learner total in a phase")
+        verbose_name_plural = _("learner totals in phases")
+        constraints = [
+            models.UniqueConstraint(fields=["learner", "phase"], name="learner_phase_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.learner_id} in phase {self.phase_id}: {self.first_right}"
 
 
 class Draft(models.Model):

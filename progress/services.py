@@ -10,7 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -19,7 +20,7 @@ from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import Question, QuestionRevision
 
-from .models import Attempt, Draft, LearnerQuestion
+from .models import Attempt, Draft, LearnerPhase, LearnerQuestion
 from .reviews import review_card_ensure, review_card_feed
 from .tokens import BadToken, SubmissionToken, token_read
 
@@ -290,6 +291,8 @@ def _standing_add(attempt: Attempt) -> None:
         },
     )
     if created:
+        if attempt.correct:
+            _first_right_add(attempt)
         return
     standing.attempts += 1
     standing.latest_attempt = attempt
@@ -307,6 +310,60 @@ def _standing_add(attempt: Attempt) -> None:
             "ever_correct",
         ]
     )
+
+
+def _first_right_add(attempt: Attempt) -> None:
+    """Count a right first try into the learner's total in the question's phase. One
+    statement, so two first answers at once both count: it makes the row or adds one,
+    and leaves a retired question out, as a recount does."""
+    totals, questions = LearnerPhase._meta.db_table, Question._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            # Table names are the models' own; the values are passed apart as params.
+            f"INSERT INTO {totals} (learner_id, phase_id, first_right) "  # noqa: S608
+            f"SELECT %s, phase_id, 1 FROM {questions} WHERE id = %s AND retired_at IS NULL "
+            "ON CONFLICT (learner_id, phase_id) "
+            f"DO UPDATE SET first_right = {totals}.first_right + 1",
+            [attempt.learner_id, attempt.question_id],
+        )
+
+
+RECOUNT_LEARNERS = 2000  # learners per statement: SQLite takes at most 32,766 params
+
+
+def learner_phase_recount(*, phase_ids=None, learner_ids=None) -> int:
+    """Count the kept first-try totals (LearnerPhase) again from the standings: of the
+    given phases (ids or a subquery), or all, for the given learners, or all. Returns
+    how many totals were written (a total of 0 has no row)."""
+    if learner_ids is None:
+        return _recount(phase_ids=phase_ids, learner_ids=None)
+    learner_ids = sorted(set(learner_ids))
+    return sum(
+        _recount(phase_ids=phase_ids, learner_ids=learner_ids[i : i + RECOUNT_LEARNERS])
+        for i in range(0, len(learner_ids), RECOUNT_LEARNERS)
+    )
+
+
+def _recount(*, phase_ids, learner_ids) -> int:
+    kept = LearnerPhase.objects.all()
+    right = LearnerQuestion.objects.filter(first_correct=True, question__retired_at__isnull=True)
+    if phase_ids is not None:
+        kept = kept.filter(phase_id__in=phase_ids)
+        right = right.filter(question__phase_id__in=phase_ids)
+    if learner_ids is not None:
+        kept = kept.filter(learner_id__in=learner_ids)
+        right = right.filter(learner_id__in=learner_ids)
+    counts = right.order_by().values_list("learner", "question__phase").annotate(n=Count("id"))
+    with transaction.atomic():
+        kept.delete()
+        written = LearnerPhase.objects.bulk_create(
+            [
+                LearnerPhase(learner_id=learner, phase_id=phase, first_right=n)
+                for learner, phase, n in counts
+            ],
+            batch_size=5000,
+        )
+    return len(written)
 
 
 def learner_question_rebuild(*, pairs=None) -> int:
@@ -350,6 +407,16 @@ def learner_question_rebuild(*, pairs=None) -> int:
                 review_card_ensure(
                     learner_id=learner_id, question_id=question_id, now=timezone.now()
                 )
+        # A first try's grade may have changed: the totals of those phases follow.
+        if pairs is None:
+            learner_phase_recount()
+        elif grouped:
+            learner_phase_recount(
+                phase_ids=Question.objects.filter(pk__in={q for _l, q in grouped}).values(
+                    "phase_id"
+                ),
+                learner_ids={learner for learner, _q in grouped},
+            )
     return len(grouped)
 
 

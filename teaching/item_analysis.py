@@ -3,9 +3,9 @@ point-biserials and KR-20 per phase with KR-20-if-deleted, on first tries.
 
 Per phase, the learners counted are the (non-staff) cohort members who answered any of
 its questions; a question of the phase they did not try counts as not right. The sums
-come from one query with a window function (each learner's first-try total in the
-question's phase), grouped by question and first answer, so the database does the
-work whatever the cohort's size."""
+come from one query over the standings, joined to each learner's kept first-try total in
+the question's phase (progress.LearnerPhase) and grouped by question and first answer,
+so the database does the work whatever the cohort's size."""
 
 from __future__ import annotations
 
@@ -15,8 +15,9 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Case, F, IntegerField, Sum, Value, When, Window
+from django.db.models import Case, F, IntegerField, Value, When
 
+from progress.models import LearnerPhase
 from quizzes.enums import QuestionKind
 
 from .statistics import (
@@ -57,24 +58,15 @@ class StandingGroup(NamedTuple):
 
 
 def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGroup]:
-    """Every per-question figure of the results in one scan of the standings: a window
-    function gives each learner's first-try total in the question's phase, and the
-    outer query groups by question, answers, verdict and band. One pass instead of one
-    per figure is what keeps the default results view fast (the standings scan is most
-    of its time)."""
+    """Every per-question figure of the results in one scan of the standings, grouped by
+    question, answers, verdict and band, each standing joined to the learner's kept
+    first-try total in the question's phase. One pass instead of one per figure is what
+    keeps the default results view fast (the standings scan is most of its time); the
+    kept totals spare it a window function over every standing (LearnerPhase)."""
     inner = (
         standings.filter(question__in=question_ids)
         .annotate(
-            phase_total=Window(
-                Sum(
-                    Case(
-                        When(first_correct=True, then=Value(1)),
-                        default=Value(0),
-                        output_field=IntegerField(),
-                    )
-                ),
-                partition_by=[F("learner_id"), F("question__phase_id")],
-            ),
+            phase_id=F("question__phase_id"),
             band=Case(
                 When(learner_id__in=upper, then=Value(1)),
                 When(learner_id__in=lower, then=Value(2)),
@@ -84,23 +76,27 @@ def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGr
         )
         .order_by()
         .values(
+            "learner_id",
+            "phase_id",
             "question_id",
             "first_pattern",
             "first_correct",
             "latest_pattern",
             "band",
-            "phase_total",
             "attempts",
         )
     )
     sql, params = inner.query.sql_with_params()
+    totals = LearnerPhase._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            # The inner SQL is the ORM's own, its values passed apart as params.
-            "SELECT question_id, first_pattern, first_correct, latest_pattern, band, "  # noqa: S608
-            "COUNT(*), SUM(phase_total), SUM(attempts) "
-            f"FROM ({sql}) standings GROUP BY question_id, first_pattern, first_correct, "
-            "latest_pattern, band",
+            # The inner SQL is the ORM's own, its values passed apart as params; a
+            # learner without a kept total has 0 right on first try in that phase.
+            "SELECT s.question_id, s.first_pattern, s.first_correct, s.latest_pattern, "  # noqa: S608
+            "s.band, COUNT(*), SUM(COALESCE(t.first_right, 0)), SUM(s.attempts) "
+            f"FROM ({sql}) s LEFT JOIN {totals} t "
+            "ON t.learner_id = s.learner_id AND t.phase_id = s.phase_id "
+            "GROUP BY s.question_id, s.first_pattern, s.first_correct, s.latest_pattern, s.band",
             params,
         )
         # int(): PostgreSQL sums bigints into numerics (Decimal).

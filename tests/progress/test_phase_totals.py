@@ -1,0 +1,185 @@
+"""Kept first-try totals per learner and phase (LearnerPhase): every write that can change
+one leaves them equal to a count from scratch, from the attempts and their verdicts."""
+
+import importlib
+from collections import defaultdict
+from io import StringIO
+
+import pytest
+from django.apps import apps
+from django.core.management import call_command
+
+from progress.models import Attempt, LearnerPhase
+from progress.services import learner_phase_recount, learner_question_rebuild
+from quizzes.models import Phase, Question
+from teaching.services import verdict_override
+from tests.factories import UserFactory, answer
+
+pytestmark = pytest.mark.django_db
+
+TEN = "phase-10-init-norm-residuals.yaml"
+NINETEEN = "phase-19-training-dynamics.yaml"
+
+
+def from_scratch() -> dict[tuple[str, int], int]:
+    """{(username, phase number): right on first try}, zeros left out: each learner's
+    first attempt per question, its verdict as it now stands, active questions only."""
+    first = {}
+    for attempt in (
+        Attempt.objects.select_related("learner", "question__phase")
+        .prefetch_related("regrades")
+        .order_by("id")
+    ):
+        first.setdefault((attempt.learner_id, attempt.question_id), attempt)
+    totals: dict[tuple[str, int], int] = defaultdict(int)
+    for attempt in first.values():
+        if attempt.question.retired_at is None and attempt.verdict().correct:
+            totals[(attempt.learner.username, attempt.question.phase.number)] += 1
+    return dict(totals)
+
+
+def kept() -> dict[tuple[str, int], int]:
+    return {
+        (username, number): n
+        for username, number, n in LearnerPhase.objects.values_list(
+            "learner__username", "phase__number", "first_right"
+        )
+        if n
+    }
+
+
+def reimport(folder) -> None:
+    call_command("import_quizzes", str(folder), stdout=StringIO())
+
+
+@pytest.fixture
+def ana_and_bea(seeds_imported):
+    """ana: right first on q-10-01, q-10-05 and q-19-01; bea: wrong first on q-10-01,
+    then right; right first on q-10-05."""
+    ana, bea = UserFactory(username="ana"), UserFactory(username="bea")
+    answer(ana, "q-10-01", keys=["B"])
+    answer(ana, "q-10-02", keys=["A"])  # wrong (A and C are right)
+    answer(ana, "q-10-05", keys=["C"])
+    answer(ana, "q-19-01", keys=["B"])
+    answer(bea, "q-10-01", keys=["A"])
+    answer(bea, "q-10-01", keys=["B"])  # right, but not the first try
+    answer(bea, "q-10-05", keys=["C"])
+    return {"folder": seeds_imported, "ana": ana, "bea": bea}
+
+
+def test_answers_keep_first_try_totals(ana_and_bea):
+    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+
+
+def test_a_later_answer_leaves_the_total_alone(ana_and_bea):
+    answer(ana_and_bea["ana"], "q-10-01", keys=["A"])  # wrong now, right first
+
+    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+
+
+def test_regrade_moves_the_totals_with_the_first_tries(ana_and_bea):
+    path = ana_and_bea["folder"] / TEN
+    text = path.read_text()
+    path.write_text(  # q-10-01: A right instead of B
+        text.replace(
+            "equivalente a fp32\n        correct: true\n", "equivalente a fp32\n", 1
+        ).replace(
+            "dando valores de gradiente más precisos\n",
+            "dando valores de gradiente más precisos\n        correct: true\n",
+            1,
+        ),
+        "utf-8",
+    )
+    reimport(ana_and_bea["folder"])
+
+    call_command("regrade", "q-10-01", stdout=StringIO())
+
+    assert kept() == from_scratch() == {("ana", 10): 1, ("ana", 19): 1, ("bea", 10): 2}
+
+
+def test_override_of_a_first_try_moves_the_total(ana_and_bea):
+    first = Attempt.objects.filter(learner=ana_and_bea["bea"]).order_by("id").first()
+
+    verdict_override(
+        attempt=first,
+        correct=True,
+        reason="A is defensible",
+        by=UserFactory(username="teach", is_staff=True),
+    )
+
+    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 2}
+
+
+def test_override_of_a_later_try_leaves_the_total_alone(ana_and_bea):
+    later = Attempt.objects.filter(learner=ana_and_bea["bea"]).order_by("id")[1]
+
+    verdict_override(
+        attempt=later,
+        correct=False,
+        reason="copied",
+        by=UserFactory(username="teach", is_staff=True),
+    )
+
+    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+
+
+def test_import_that_retires_a_question_leaves_it_out_of_the_totals(ana_and_bea):
+    path = ana_and_bea["folder"] / TEN
+    original = path.read_text()
+    path.write_text(original[: original.index("  - id: q-10-05")], "utf-8")
+
+    reimport(ana_and_bea["folder"])
+
+    assert Question.objects.get(code="q-10-05").is_retired
+    assert kept() == from_scratch() == {("ana", 10): 1, ("ana", 19): 1}
+
+
+def test_import_that_brings_a_question_back_counts_it_again(ana_and_bea):
+    path = ana_and_bea["folder"] / TEN
+    original = path.read_text()
+    path.write_text(original[: original.index("  - id: q-10-05")], "utf-8")
+    reimport(ana_and_bea["folder"])
+    path.write_text(original, "utf-8")
+
+    reimport(ana_and_bea["folder"])
+
+    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+
+
+def test_import_that_moves_a_question_moves_its_first_tries(ana_and_bea):
+    ten, nineteen = ana_and_bea["folder"] / TEN, ana_and_bea["folder"] / NINETEEN
+    text = ten.read_text()
+    block = text[text.index("  - id: q-10-05") :]
+    ten.write_text(text.replace(block, ""), "utf-8")
+    nineteen.write_text(nineteen.read_text().rstrip("\n") + "\n\n" + block, "utf-8")
+
+    reimport(ana_and_bea["folder"])
+
+    assert Question.objects.get(code="q-10-05").phase.number == 19
+    assert kept() == from_scratch() == {("ana", 10): 1, ("ana", 19): 2, ("bea", 19): 1}
+
+
+def test_answer_to_a_question_retired_meanwhile_is_left_out(ana_and_bea):
+    Question.objects.filter(code="q-19-03").update(retired_at="2026-01-01T00:00Z")
+    learner_phase_recount(phase_ids=[Phase.objects.get(number=19).pk])
+
+    answer(ana_and_bea["bea"], "q-19-03", keys=["B"])  # as a form made before could
+
+    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+
+
+def test_rebuild_of_everything_recounts_the_totals(ana_and_bea):
+    LearnerPhase.objects.all().delete()
+
+    learner_question_rebuild()
+
+    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+
+
+def test_migration_backfills_the_totals(ana_and_bea):
+    LearnerPhase.objects.all().delete()
+    migration = importlib.import_module("progress.migrations.0013_learner_phase")
+
+    migration.backfill(apps, None)
+
+    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
