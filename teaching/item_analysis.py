@@ -44,25 +44,27 @@ class PhaseReliability:
 
 class StandingGroup(NamedTuple):
     """Learners alike on one question: same first answer and verdict (a 0/1 integer),
-    same latest answer, same band (1 upper, 2 lower 27 %, 0 neither). A tuple: there
-    are thousands of them."""
+    same latest answer. A tuple: there are thousands of them."""
 
     question_id: int
     first_pattern: str
     first_correct: int
     latest_pattern: str
-    band: int
     learners: int
+    upper: int  # of them, in the upper 27 % of the cohort
+    lower: int  # of them, in the lower 27 %
     phase_total: int  # the sum of their first-try totals in the question's phase
     attempts: int
 
 
 def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGroup]:
     """Every per-question figure of the results in one scan of the standings, grouped by
-    question, answers, verdict and band, each standing joined to the learner's kept
-    first-try total in the question's phase. One pass instead of one per figure is what
-    keeps the default results view fast (the standings scan is most of its time); the
-    kept totals spare it a window function over every standing (LearnerPhase)."""
+    question, answers and verdict, each standing joined to the learner's kept first-try
+    total in the question's phase. One pass instead of one per figure is what keeps the
+    default results view fast (the standings scan is most of its time); the kept totals
+    spare it a window function over every standing (LearnerPhase). The upper and lower
+    27 % are counted in each group, not grouped by: PostgreSQL cannot guess how many
+    groups such a band makes, planned for 200,000 and sorted them on disk."""
     inner = (
         standings.filter(question__in=question_ids)
         .annotate(
@@ -93,16 +95,18 @@ def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGr
             # The inner SQL is the ORM's own, its values passed apart as params; a
             # learner without a kept total has 0 right on first try in that phase.
             "SELECT s.question_id, s.first_pattern, s.first_correct, s.latest_pattern, "  # noqa: S608
-            "s.band, COUNT(*), SUM(COALESCE(t.first_right, 0)), SUM(s.attempts) "
+            "COUNT(*), SUM(CASE WHEN s.band = 1 THEN 1 ELSE 0 END), "
+            "SUM(CASE WHEN s.band = 2 THEN 1 ELSE 0 END), "
+            "SUM(COALESCE(t.first_right, 0)), SUM(s.attempts) "
             f"FROM ({sql}) s LEFT JOIN {totals} t "
             "ON t.learner_id = s.learner_id AND t.phase_id = s.phase_id "
-            "GROUP BY s.question_id, s.first_pattern, s.first_correct, s.latest_pattern, s.band",
+            "GROUP BY s.question_id, s.first_pattern, s.first_correct, s.latest_pattern",
             params,
         )
         # int(): PostgreSQL sums bigints into numerics (Decimal).
         return [
-            StandingGroup(q, fp, int(fc), lp, band, n, int(total), int(attempts))
-            for q, fp, fc, lp, band, n, total, attempts in cursor.fetchall()
+            StandingGroup(q, fp, int(fc), lp, n, int(up), int(low), int(total), int(attempts))
+            for q, fp, fc, lp, n, up, low, total, attempts in cursor.fetchall()
         ]
 
 

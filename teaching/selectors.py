@@ -263,10 +263,8 @@ def cohort_results(
         stats.learners += g.learners
         if g.first_correct:
             stats.first_right += g.learners
-            if g.band == 1:
-                up[g.question_id] += g.learners
-            elif g.band == 2:
-                low[g.question_id] += g.learners
+            up[g.question_id] += g.upper
+            low[g.question_id] += g.lower
     if group:
         for question_id, stats in items.items():
             if stats.learners:
