@@ -185,34 +185,39 @@ class LearnerQuestion(models.Model):
 
 
 class LearnerPhase(models.Model):
-    """A learner's first-try total in one phase: how many of the phase's active
-    questions the learner got right on the first try (effective grades, regrades
-    included). Item statistics need it for every standing, and computing it as they
-    read was most of the results page's time. Kept by the services that write standings
-    (an answer, a regrade, an override) and recounted for the phases an import changes
-    (a question retired, moved or back); learner_phase_recount rebuilds it. A learner
-    with no row has a total of 0."""
+    """A learner's counts in one phase, over its active questions: answered, right on
+    the latest try, on the first, ever (effective grades, regrades included). The
+    results read them instead of grouping every standing by learner and phase, and item
+    statistics need the first-try total for every standing, which a window function
+    computed as they read: those were most of the results page's time. Kept by the
+    services that write standings (an answer, a regrade, an override) and recounted for
+    the phases an import changes (a question retired, moved or back); a recount
+    (services.learner_phase_recount) rebuilds them from the standings. A learner who
+    answered none of a phase's active questions has no row."""
 
     learner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
-        related_name="phase_totals",
+        related_name="phase_counts",
         verbose_name=_("learner"),
     )
     phase = models.ForeignKey(
-        Phase, on_delete=models.CASCADE, related_name="learner_totals", verbose_name=_("phase")
+        Phase, on_delete=models.CASCADE, related_name="learner_counts", verbose_name=_("phase")
     )
+    answered = models.PositiveIntegerField(_("questions answered"), default=0)
     first_right = models.PositiveIntegerField(_("right on first try"), default=0)
+    latest_right = models.PositiveIntegerField(_("right on latest try"), default=0)
+    ever_right = models.PositiveIntegerField(_("ever right"), default=0)
 
     class Meta:
-        verbose_name = _("learner total in a phase")
-        verbose_name_plural = _("learner totals in phases")
+        verbose_name = _("learner's counts in a phase")
+        verbose_name_plural = _("learners' counts in phases")
         constraints = [
             models.UniqueConstraint(fields=["learner", "phase"], name="learner_phase_unique")
         ]
 
     def __str__(self) -> str:
-        return f"{self.learner_id} in phase {self.phase_id}: {self.first_right}"
+        return f"{self.learner_id} in phase {self.phase_id}: {self.latest_right}/{self.answered}"
 
 
 class Draft(models.Model):

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count
+from django.db.models import Count, F, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -274,7 +274,8 @@ def attempt_record(
 
 
 def _standing_add(attempt: Attempt) -> None:
-    """Fold a new attempt into the learner's standing on its question."""
+    """Fold a new attempt into the learner's standing on its question and into the
+    learner's counts in its phase."""
     standing, created = LearnerQuestion.objects.select_for_update().get_or_create(
         learner_id=attempt.learner_id,
         question_id=attempt.question_id,
@@ -291,9 +292,10 @@ def _standing_add(attempt: Attempt) -> None:
         },
     )
     if created:
-        if attempt.correct:
-            _first_right_add(attempt)
+        _phase_counts_add(attempt)
         return
+    latest_change = int(attempt.correct) - int(standing.latest_correct)
+    ever_change = int(attempt.correct and not standing.ever_correct)
     standing.attempts += 1
     standing.latest_attempt = attempt
     standing.latest_correct = attempt.correct
@@ -310,21 +312,37 @@ def _standing_add(attempt: Attempt) -> None:
             "ever_correct",
         ]
     )
+    if latest_change or ever_change:
+        LearnerPhase.objects.filter(
+            learner_id=attempt.learner_id,
+            phase_id__in=Question.objects.filter(
+                pk=attempt.question_id, retired_at__isnull=True
+            ).values("phase_id"),
+        ).update(
+            latest_right=F("latest_right") + latest_change,
+            ever_right=F("ever_right") + ever_change,
+        )
 
 
-def _first_right_add(attempt: Attempt) -> None:
-    """Count a right first try into the learner's total in the question's phase. One
-    statement, so two first answers at once both count: it makes the row or adds one,
-    and leaves a retired question out, as a recount does."""
-    totals, questions = LearnerPhase._meta.db_table, Question._meta.db_table
+def _phase_counts_add(attempt: Attempt) -> None:
+    """Count a first answer into the learner's counts in the question's phase. One
+    statement, so two first answers at once both count: it makes the row or adds to
+    it, and leaves a retired question out, as a recount does."""
+    counts, questions = LearnerPhase._meta.db_table, Question._meta.db_table
+    right = int(attempt.correct)
     with connection.cursor() as cursor:
         cursor.execute(
             # Table names are the models' own; the values are passed apart as params.
-            f"INSERT INTO {totals} (learner_id, phase_id, first_right) "  # noqa: S608
-            f"SELECT %s, phase_id, 1 FROM {questions} WHERE id = %s AND retired_at IS NULL "
-            "ON CONFLICT (learner_id, phase_id) "
-            f"DO UPDATE SET first_right = {totals}.first_right + 1",
-            [attempt.learner_id, attempt.question_id],
+            f"INSERT INTO {counts} "  # noqa: S608
+            "(learner_id, phase_id, answered, first_right, latest_right, ever_right) "
+            f"SELECT %s, phase_id, 1, %s, %s, %s FROM {questions} "
+            "WHERE id = %s AND retired_at IS NULL "
+            "ON CONFLICT (learner_id, phase_id) DO UPDATE SET "
+            f"answered = {counts}.answered + 1, "
+            f"first_right = {counts}.first_right + excluded.first_right, "
+            f"latest_right = {counts}.latest_right + excluded.latest_right, "
+            f"ever_right = {counts}.ever_right + excluded.ever_right",
+            [attempt.learner_id, right, right, right, attempt.question_id],
         )
 
 
@@ -332,9 +350,9 @@ RECOUNT_LEARNERS = 2000  # learners per statement: SQLite takes at most 32,766 p
 
 
 def learner_phase_recount(*, phase_ids=None, learner_ids=None) -> int:
-    """Count the kept first-try totals (LearnerPhase) again from the standings: of the
-    given phases (ids or a subquery), or all, for the given learners, or all. Returns
-    how many totals were written (a total of 0 has no row)."""
+    """Count the kept counts per learner and phase (LearnerPhase) again from the
+    standings: of the given phases (ids or a subquery), or all, for the given learners,
+    or all. Returns how many rows were written."""
     if learner_ids is None:
         return _recount(phase_ids=phase_ids, learner_ids=None)
     learner_ids = sorted(set(learner_ids))
@@ -346,20 +364,36 @@ def learner_phase_recount(*, phase_ids=None, learner_ids=None) -> int:
 
 def _recount(*, phase_ids, learner_ids) -> int:
     kept = LearnerPhase.objects.all()
-    right = LearnerQuestion.objects.filter(first_correct=True, question__retired_at__isnull=True)
+    standings = LearnerQuestion.objects.filter(question__retired_at__isnull=True)
     if phase_ids is not None:
         kept = kept.filter(phase_id__in=phase_ids)
-        right = right.filter(question__phase_id__in=phase_ids)
+        standings = standings.filter(question__phase_id__in=phase_ids)
     if learner_ids is not None:
         kept = kept.filter(learner_id__in=learner_ids)
-        right = right.filter(learner_id__in=learner_ids)
-    counts = right.order_by().values_list("learner", "question__phase").annotate(n=Count("id"))
+        standings = standings.filter(learner_id__in=learner_ids)
+    counts = (
+        standings.order_by()
+        .values_list("learner", "question__phase")
+        .annotate(
+            answered=Count("id"),
+            first_right=Count("id", filter=Q(first_correct=True)),
+            latest_right=Count("id", filter=Q(latest_correct=True)),
+            ever_right=Count("id", filter=Q(ever_correct=True)),
+        )
+    )
     with transaction.atomic():
         kept.delete()
         written = LearnerPhase.objects.bulk_create(
             [
-                LearnerPhase(learner_id=learner, phase_id=phase, first_right=n)
-                for learner, phase, n in counts
+                LearnerPhase(
+                    learner_id=learner,
+                    phase_id=phase,
+                    answered=answered,
+                    first_right=first,
+                    latest_right=latest,
+                    ever_right=ever,
+                )
+                for learner, phase, answered, first, latest, ever in counts
             ],
             batch_size=5000,
         )
@@ -407,7 +441,7 @@ def learner_question_rebuild(*, pairs=None) -> int:
                 review_card_ensure(
                     learner_id=learner_id, question_id=question_id, now=timezone.now()
                 )
-        # A first try's grade may have changed: the totals of those phases follow.
+        # A grade may have changed: the counts of those learners and phases follow.
         if pairs is None:
             learner_phase_recount()
         elif grouped:

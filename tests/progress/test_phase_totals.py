@@ -1,5 +1,7 @@
-"""Kept first-try totals per learner and phase (LearnerPhase): every write that can change
-one leaves them equal to a count from scratch, from the attempts and their verdicts."""
+"""Counts kept per learner and phase (LearnerPhase): every write that can change them
+leaves them equal to a count from scratch, from the attempts and their verdicts.
+
+A count is (answered, right on first try, right on latest try, ever right)."""
 
 import importlib
 from collections import defaultdict
@@ -19,32 +21,41 @@ pytestmark = pytest.mark.django_db
 
 TEN = "phase-10-init-norm-residuals.yaml"
 NINETEEN = "phase-19-training-dynamics.yaml"
+# What the ana_and_bea fixture leaves.
+ANSWERED = {("ana", 10): (3, 2, 2, 2), ("ana", 19): (1, 1, 1, 1), ("bea", 10): (2, 1, 2, 2)}
 
 
-def from_scratch() -> dict[tuple[str, int], int]:
-    """{(username, phase number): right on first try}, zeros left out: each learner's
-    first attempt per question, its verdict as it now stands, active questions only."""
-    first = {}
+def from_scratch() -> dict[tuple[str, int], tuple[int, int, int, int]]:
+    """{(username, phase number): count}, from each learner's attempts per active
+    question in id order and their verdicts as they now stand."""
+    tries = defaultdict(list)
     for attempt in (
         Attempt.objects.select_related("learner", "question__phase")
         .prefetch_related("regrades")
         .order_by("id")
     ):
-        first.setdefault((attempt.learner_id, attempt.question_id), attempt)
-    totals: dict[tuple[str, int], int] = defaultdict(int)
-    for attempt in first.values():
-        if attempt.question.retired_at is None and attempt.verdict().correct:
-            totals[(attempt.learner.username, attempt.question.phase.number)] += 1
-    return dict(totals)
+        if attempt.question.retired_at is None:
+            tries[(attempt.learner.username, attempt.question_id)].append(attempt)
+    counts = defaultdict(lambda: [0, 0, 0, 0])
+    for (username, _question), attempts in tries.items():
+        rights = [a.verdict().correct for a in attempts]
+        count = counts[(username, attempts[0].question.phase.number)]
+        for index, value in enumerate((1, rights[0], rights[-1], any(rights))):
+            count[index] += int(value)
+    return {key: tuple(count) for key, count in counts.items()}
 
 
-def kept() -> dict[tuple[str, int], int]:
+def kept() -> dict[tuple[str, int], tuple[int, int, int, int]]:
     return {
-        (username, number): n
-        for username, number, n in LearnerPhase.objects.values_list(
-            "learner__username", "phase__number", "first_right"
+        (username, number): tuple(count)
+        for username, number, *count in LearnerPhase.objects.values_list(
+            "learner__username",
+            "phase__number",
+            "answered",
+            "first_right",
+            "latest_right",
+            "ever_right",
         )
-        if n
     }
 
 
@@ -67,17 +78,21 @@ def ana_and_bea(seeds_imported):
     return {"folder": seeds_imported, "ana": ana, "bea": bea}
 
 
-def test_answers_keep_first_try_totals(ana_and_bea):
-    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+def test_answers_keep_the_counts(ana_and_bea):
+    assert kept() == from_scratch() == ANSWERED
 
 
-def test_a_later_answer_leaves_the_total_alone(ana_and_bea):
+def test_a_later_answer_moves_only_the_latest_count(ana_and_bea):
     answer(ana_and_bea["ana"], "q-10-01", keys=["A"])  # wrong now, right first
 
-    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+    assert (
+        kept()
+        == from_scratch()
+        == {("ana", 10): (3, 2, 1, 2), ("ana", 19): (1, 1, 1, 1), ("bea", 10): (2, 1, 2, 2)}
+    )
 
 
-def test_regrade_moves_the_totals_with_the_first_tries(ana_and_bea):
+def test_regrade_moves_the_counts_with_the_grades(ana_and_bea):
     path = ana_and_bea["folder"] / TEN
     text = path.read_text()
     path.write_text(  # q-10-01: A right instead of B
@@ -94,10 +109,14 @@ def test_regrade_moves_the_totals_with_the_first_tries(ana_and_bea):
 
     call_command("regrade", "q-10-01", stdout=StringIO())
 
-    assert kept() == from_scratch() == {("ana", 10): 1, ("ana", 19): 1, ("bea", 10): 2}
+    assert (
+        kept()
+        == from_scratch()
+        == {("ana", 10): (3, 1, 1, 1), ("ana", 19): (1, 1, 1, 1), ("bea", 10): (2, 2, 1, 2)}
+    )
 
 
-def test_override_of_a_first_try_moves_the_total(ana_and_bea):
+def test_override_of_a_first_try_moves_every_count_it_touches(ana_and_bea):
     first = Attempt.objects.filter(learner=ana_and_bea["bea"]).order_by("id").first()
 
     verdict_override(
@@ -107,10 +126,10 @@ def test_override_of_a_first_try_moves_the_total(ana_and_bea):
         by=UserFactory(username="teach", is_staff=True),
     )
 
-    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 2}
+    assert kept() == from_scratch() == {**ANSWERED, ("bea", 10): (2, 2, 2, 2)}
 
 
-def test_override_of_a_later_try_leaves_the_total_alone(ana_and_bea):
+def test_override_of_a_latest_try_moves_the_counts(ana_and_bea):
     later = Attempt.objects.filter(learner=ana_and_bea["bea"]).order_by("id")[1]
 
     verdict_override(
@@ -120,10 +139,10 @@ def test_override_of_a_later_try_leaves_the_total_alone(ana_and_bea):
         by=UserFactory(username="teach", is_staff=True),
     )
 
-    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+    assert kept() == from_scratch() == {**ANSWERED, ("bea", 10): (2, 1, 1, 1)}
 
 
-def test_import_that_retires_a_question_leaves_it_out_of_the_totals(ana_and_bea):
+def test_import_that_retires_a_question_leaves_it_out_of_the_counts(ana_and_bea):
     path = ana_and_bea["folder"] / TEN
     original = path.read_text()
     path.write_text(original[: original.index("  - id: q-10-05")], "utf-8")
@@ -131,7 +150,11 @@ def test_import_that_retires_a_question_leaves_it_out_of_the_totals(ana_and_bea)
     reimport(ana_and_bea["folder"])
 
     assert Question.objects.get(code="q-10-05").is_retired
-    assert kept() == from_scratch() == {("ana", 10): 1, ("ana", 19): 1}
+    assert (
+        kept()
+        == from_scratch()
+        == {("ana", 10): (2, 1, 1, 1), ("ana", 19): (1, 1, 1, 1), ("bea", 10): (1, 0, 1, 1)}
+    )
 
 
 def test_import_that_brings_a_question_back_counts_it_again(ana_and_bea):
@@ -143,10 +166,10 @@ def test_import_that_brings_a_question_back_counts_it_again(ana_and_bea):
 
     reimport(ana_and_bea["folder"])
 
-    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+    assert kept() == from_scratch() == ANSWERED
 
 
-def test_import_that_moves_a_question_moves_its_first_tries(ana_and_bea):
+def test_import_that_moves_a_question_moves_its_counts(ana_and_bea):
     ten, nineteen = ana_and_bea["folder"] / TEN, ana_and_bea["folder"] / NINETEEN
     text = ten.read_text()
     block = text[text.index("  - id: q-10-05") :]
@@ -156,7 +179,16 @@ def test_import_that_moves_a_question_moves_its_first_tries(ana_and_bea):
     reimport(ana_and_bea["folder"])
 
     assert Question.objects.get(code="q-10-05").phase.number == 19
-    assert kept() == from_scratch() == {("ana", 10): 1, ("ana", 19): 2, ("bea", 19): 1}
+    assert (
+        kept()
+        == from_scratch()
+        == {
+            ("ana", 10): (2, 1, 1, 1),
+            ("ana", 19): (2, 2, 2, 2),
+            ("bea", 10): (1, 0, 1, 1),
+            ("bea", 19): (1, 1, 1, 1),
+        }
+    )
 
 
 def test_answer_to_a_question_retired_meanwhile_is_left_out(ana_and_bea):
@@ -165,21 +197,21 @@ def test_answer_to_a_question_retired_meanwhile_is_left_out(ana_and_bea):
 
     answer(ana_and_bea["bea"], "q-19-03", keys=["B"])  # as a form made before could
 
-    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+    assert kept() == from_scratch() == ANSWERED
 
 
-def test_rebuild_of_everything_recounts_the_totals(ana_and_bea):
+def test_rebuild_of_everything_recounts(ana_and_bea):
     LearnerPhase.objects.all().delete()
 
     learner_question_rebuild()
 
-    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+    assert kept() == from_scratch() == ANSWERED
 
 
-def test_migration_backfills_the_totals(ana_and_bea):
+def test_migration_backfills_the_counts(ana_and_bea):
     LearnerPhase.objects.all().delete()
     migration = importlib.import_module("progress.migrations.0013_learner_phase")
 
     migration.backfill(apps, None)
 
-    assert kept() == from_scratch() == {("ana", 10): 2, ("ana", 19): 1, ("bea", 10): 1}
+    assert kept() == from_scratch() == ANSWERED
