@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, F, Q
+from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -293,6 +294,15 @@ def _standing_add(attempt: Attempt) -> None:
     )
     if created:
         _phase_counts_add(attempt)
+        # The phase's first-try total on the standings that carry it: each of the
+        # learner's in the phase when this first try was right, else only the new one.
+        _phase_first_right_copy(
+            LearnerQuestion.objects.filter(
+                learner_id=attempt.learner_id, question__phase__questions=attempt.question_id
+            )
+            if attempt.correct
+            else LearnerQuestion.objects.filter(pk=standing.pk)
+        )
         return
     latest_change = int(attempt.correct) - int(standing.latest_correct)
     ever_change = int(attempt.correct and not standing.ever_correct)
@@ -346,6 +356,17 @@ def _phase_counts_add(attempt: Attempt) -> None:
         )
 
 
+def _phase_first_right_copy(standings) -> None:
+    """Copy each learner's kept first-try total in the question's phase onto the given
+    standings (LearnerQuestion.phase_first_right), 0 where none is kept. Run after the
+    counts are written: in the same transaction, a concurrent first answer in the phase
+    waits on the counts' row and then copies the total with both tries in it."""
+    total = LearnerPhase.objects.filter(
+        learner_id=OuterRef("learner_id"), phase__questions=OuterRef("question_id")
+    ).values("first_right")[:1]
+    standings.update(phase_first_right=Coalesce(Subquery(total), 0))
+
+
 RECOUNT_LEARNERS = 2000  # learners per statement: SQLite takes at most 32,766 params
 
 
@@ -364,7 +385,7 @@ def learner_phase_recount(*, phase_ids=None, learner_ids=None) -> int:
 
 def _recount(*, phase_ids, learner_ids) -> int:
     kept = LearnerPhase.objects.all()
-    standings = LearnerQuestion.objects.filter(question__retired_at__isnull=True)
+    standings = LearnerQuestion.objects.all()
     if phase_ids is not None:
         kept = kept.filter(phase_id__in=phase_ids)
         standings = standings.filter(question__phase_id__in=phase_ids)
@@ -372,7 +393,8 @@ def _recount(*, phase_ids, learner_ids) -> int:
         kept = kept.filter(learner_id__in=learner_ids)
         standings = standings.filter(learner_id__in=learner_ids)
     counts = (
-        standings.order_by()
+        standings.filter(question__retired_at__isnull=True)
+        .order_by()
         .values_list("learner", "question__phase")
         .annotate(
             answered=Count("id"),
@@ -397,6 +419,7 @@ def _recount(*, phase_ids, learner_ids) -> int:
             ],
             batch_size=5000,
         )
+        _phase_first_right_copy(standings)
     return len(written)
 
 

@@ -3,9 +3,9 @@ point-biserials and KR-20 per phase with KR-20-if-deleted, on first tries.
 
 Per phase, the learners counted are the (non-staff) cohort members who answered any of
 its questions; a question of the phase they did not try counts as not right. The sums
-come from one query over the standings, joined to each learner's kept first-try total in
-the question's phase (progress.LearnerPhase) and grouped by question and first answer,
-so the database does the work whatever the cohort's size."""
+come from one query over the standings, each carrying its learner's kept first-try total
+in the question's phase (LearnerQuestion.phase_first_right), grouped by question and
+first answer, so the database does the work whatever the cohort's size."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Case, F, IntegerField, Value, When
+from django.db.models import Case, IntegerField, Value, When
 
-from progress.models import LearnerPhase
 from quizzes.enums import QuestionKind
 
 from .statistics import (
@@ -59,16 +58,15 @@ class StandingGroup(NamedTuple):
 
 def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGroup]:
     """Every per-question figure of the results in one scan of the standings, grouped by
-    question, answers and verdict, each standing joined to the learner's kept first-try
-    total in the question's phase. One pass instead of one per figure is what keeps the
-    default results view fast (the standings scan is most of its time); the kept totals
-    spare it a window function over every standing (LearnerPhase). The upper and lower
-    27 % are counted in each group, not grouped by: PostgreSQL cannot guess how many
-    groups such a band makes, planned for 200,000 and sorted them on disk."""
+    question, answers and verdict. One pass instead of one per figure is what keeps the
+    default results view fast (the standings scan is most of its time). Each standing
+    carries its learner's first-try total in the question's phase (kept as answers and
+    regrades are written), so the scan needs no window function and no join. The upper
+    and lower 27 % are counted in each group, not grouped by: PostgreSQL cannot guess
+    how many groups such a band makes, planned for 200,000 and sorted them on disk."""
     inner = (
         standings.filter(question__in=question_ids)
         .annotate(
-            phase_id=F("question__phase_id"),
             band=Case(
                 When(learner_id__in=upper, then=Value(1)),
                 When(learner_id__in=lower, then=Value(2)),
@@ -78,29 +76,25 @@ def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGr
         )
         .order_by()
         .values(
-            "learner_id",
-            "phase_id",
             "question_id",
             "first_pattern",
             "first_correct",
             "latest_pattern",
             "band",
+            "phase_first_right",
             "attempts",
         )
     )
     sql, params = inner.query.sql_with_params()
-    totals = LearnerPhase._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            # The inner SQL is the ORM's own, its values passed apart as params; a
-            # learner without a kept total has 0 right on first try in that phase.
-            "SELECT s.question_id, s.first_pattern, s.first_correct, s.latest_pattern, "  # noqa: S608
-            "COUNT(*), SUM(CASE WHEN s.band = 1 THEN 1 ELSE 0 END), "
-            "SUM(CASE WHEN s.band = 2 THEN 1 ELSE 0 END), "
-            "SUM(COALESCE(t.first_right, 0)), SUM(s.attempts) "
-            f"FROM ({sql}) s LEFT JOIN {totals} t "
-            "ON t.learner_id = s.learner_id AND t.phase_id = s.phase_id "
-            "GROUP BY s.question_id, s.first_pattern, s.first_correct, s.latest_pattern",
+            # The inner SQL is the ORM's own, its values passed apart as params.
+            "SELECT question_id, first_pattern, first_correct, latest_pattern, COUNT(*), "  # noqa: S608
+            "SUM(CASE WHEN band = 1 THEN 1 ELSE 0 END), "
+            "SUM(CASE WHEN band = 2 THEN 1 ELSE 0 END), "
+            "SUM(phase_first_right), SUM(attempts) "
+            f"FROM ({sql}) standings "
+            "GROUP BY question_id, first_pattern, first_correct, latest_pattern",
             params,
         )
         # int(): PostgreSQL sums bigints into numerics (Decimal).

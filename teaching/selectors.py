@@ -198,12 +198,9 @@ def cohort_results(
     column = {p.pk: index for index, p in enumerate(shown_phases)}
     items = {q.pk: ItemStats(question=q) for q in questions}
 
-    # Standings: one row per learner and question answered, effective grades included.
-    standings = LearnerQuestion.objects.filter(
-        learner_id__in=cohort_learner_ids(cohort), question__retired_at__isnull=True
-    )
-    if phase is not None:
-        standings = standings.filter(question__phase=phase)
+    # Standings: one row per learner and question answered, effective grades included;
+    # standing_groups keeps those of the questions shown (active, in the phase asked).
+    standings = LearnerQuestion.objects.filter(learner_id__in=cohort_learner_ids(cohort))
 
     # 1. The learner × phase table, each learner's total, and the first-try totals per
     # phase that the item statistics need: the counts kept per learner and phase

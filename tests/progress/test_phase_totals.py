@@ -1,4 +1,5 @@
-"""Counts kept per learner and phase (LearnerPhase): every write that can change them
+"""Counts kept per learner and phase (LearnerPhase), and the first-try total each
+standing carries (LearnerQuestion.phase_first_right): every write that can change them
 leaves them equal to a count from scratch, from the attempts and their verdicts.
 
 A count is (answered, right on first try, right on latest try, ever right)."""
@@ -11,7 +12,7 @@ import pytest
 from django.apps import apps
 from django.core.management import call_command
 
-from progress.models import Attempt, LearnerPhase
+from progress.models import Attempt, LearnerPhase, LearnerQuestion
 from progress.services import learner_phase_recount, learner_question_rebuild
 from quizzes.models import Phase, Question
 from teaching.services import verdict_override
@@ -59,6 +60,28 @@ def kept() -> dict[tuple[str, int], tuple[int, int, int, int]]:
     }
 
 
+def copied() -> dict[tuple[str, str], int]:
+    """{(username, question code): the first-try total its standing carries}."""
+    return {
+        (username, code): n
+        for username, code, n in LearnerQuestion.objects.values_list(
+            "learner__username", "question__code", "phase_first_right"
+        )
+    }
+
+
+def copies_from_scratch() -> dict[tuple[str, str], int]:
+    """What each standing should carry: its learner's first-try total, from scratch, in
+    the phase its question is in now (retired or not)."""
+    counts = from_scratch()
+    return {
+        (username, code): counts.get((username, number), (0, 0, 0, 0))[1]
+        for username, code, number in LearnerQuestion.objects.values_list(
+            "learner__username", "question__code", "question__phase__number"
+        )
+    }
+
+
 def reimport(folder) -> None:
     call_command("import_quizzes", str(folder), stdout=StringIO())
 
@@ -80,6 +103,7 @@ def ana_and_bea(seeds_imported):
 
 def test_answers_keep_the_counts(ana_and_bea):
     assert kept() == from_scratch() == ANSWERED
+    assert copied() == copies_from_scratch()
 
 
 def test_a_later_answer_moves_only_the_latest_count(ana_and_bea):
@@ -90,6 +114,7 @@ def test_a_later_answer_moves_only_the_latest_count(ana_and_bea):
         == from_scratch()
         == {("ana", 10): (3, 2, 1, 2), ("ana", 19): (1, 1, 1, 1), ("bea", 10): (2, 1, 2, 2)}
     )
+    assert copied() == copies_from_scratch()
 
 
 def test_regrade_moves_the_counts_with_the_grades(ana_and_bea):
@@ -114,6 +139,7 @@ def test_regrade_moves_the_counts_with_the_grades(ana_and_bea):
         == from_scratch()
         == {("ana", 10): (3, 1, 1, 1), ("ana", 19): (1, 1, 1, 1), ("bea", 10): (2, 2, 1, 2)}
     )
+    assert copied() == copies_from_scratch()
 
 
 def test_override_of_a_first_try_moves_every_count_it_touches(ana_and_bea):
@@ -127,6 +153,7 @@ def test_override_of_a_first_try_moves_every_count_it_touches(ana_and_bea):
     )
 
     assert kept() == from_scratch() == {**ANSWERED, ("bea", 10): (2, 2, 2, 2)}
+    assert copied() == copies_from_scratch()
 
 
 def test_override_of_a_latest_try_moves_the_counts(ana_and_bea):
@@ -140,6 +167,7 @@ def test_override_of_a_latest_try_moves_the_counts(ana_and_bea):
     )
 
     assert kept() == from_scratch() == {**ANSWERED, ("bea", 10): (2, 1, 1, 1)}
+    assert copied() == copies_from_scratch()
 
 
 def test_import_that_retires_a_question_leaves_it_out_of_the_counts(ana_and_bea):
@@ -155,6 +183,7 @@ def test_import_that_retires_a_question_leaves_it_out_of_the_counts(ana_and_bea)
         == from_scratch()
         == {("ana", 10): (2, 1, 1, 1), ("ana", 19): (1, 1, 1, 1), ("bea", 10): (1, 0, 1, 1)}
     )
+    assert copied() == copies_from_scratch()
 
 
 def test_import_that_brings_a_question_back_counts_it_again(ana_and_bea):
@@ -167,6 +196,7 @@ def test_import_that_brings_a_question_back_counts_it_again(ana_and_bea):
     reimport(ana_and_bea["folder"])
 
     assert kept() == from_scratch() == ANSWERED
+    assert copied() == copies_from_scratch()
 
 
 def test_import_that_moves_a_question_moves_its_counts(ana_and_bea):
@@ -189,6 +219,7 @@ def test_import_that_moves_a_question_moves_its_counts(ana_and_bea):
             ("bea", 19): (1, 1, 1, 1),
         }
     )
+    assert copied() == copies_from_scratch()
 
 
 def test_answer_to_a_question_retired_meanwhile_is_left_out(ana_and_bea):
@@ -198,6 +229,7 @@ def test_answer_to_a_question_retired_meanwhile_is_left_out(ana_and_bea):
     answer(ana_and_bea["bea"], "q-19-03", keys=["B"])  # as a form made before could
 
     assert kept() == from_scratch() == ANSWERED
+    assert copied() == copies_from_scratch()
 
 
 def test_rebuild_of_everything_recounts(ana_and_bea):
@@ -206,12 +238,17 @@ def test_rebuild_of_everything_recounts(ana_and_bea):
     learner_question_rebuild()
 
     assert kept() == from_scratch() == ANSWERED
+    assert copied() == copies_from_scratch()
 
 
-def test_migration_backfills_the_counts(ana_and_bea):
+def test_migrations_backfill_the_counts_and_the_copies(ana_and_bea):
     LearnerPhase.objects.all().delete()
-    migration = importlib.import_module("progress.migrations.0013_learner_phase")
+    LearnerQuestion.objects.update(phase_first_right=0)
+    counts = importlib.import_module("progress.migrations.0013_learner_phase")
+    copies = importlib.import_module("progress.migrations.0014_learner_question_phase_first_right")
 
-    migration.backfill(apps, None)
+    counts.backfill(apps, None)
+    copies.backfill(apps, None)
 
     assert kept() == from_scratch() == ANSWERED
+    assert copied() == copies_from_scratch()
