@@ -1,6 +1,7 @@
 """Benchmark: our pages against a bare Django page, served by gunicorn, measured by wrk.
 
-Run with `make bench` or `python bench/serve_bench.py [--seconds 10] [--connections 16]`.
+Run with `make bench` or `python bench/serve_bench.py [--seconds 6] [--rounds 3]
+[--connections 16]`.
 It prepares a throwaway SQLite file (or DATABASE_URL): migrations, the quizzes, static
 files, and learners with live sessions made directly. Then it starts two gunicorn
 servers side by side with the same worker settings (gunicorn.conf.py, `--workers`):
@@ -9,12 +10,15 @@ servers side by side with the same worker settings (gunicorn.conf.py, `--workers
   login-required view rendering a one-line template: the ceiling;
 - the portal with production settings.
 
-wrk (`apt-get install wrk`) loads each scenario for `--seconds` with `--connections`
-keep-alive connections through `bench/serve.lua`, which sends prepared requests: GETs
-cycle over the learners' cookies; answers are htmx POSTs, each with its own fresh
-submission token, each sent once. The answer run then checks that every 200 stored
-exactly one attempt. Client and servers share this machine's cores, so compare ratios
-rather than absolute figures. Traffic goes to 127.0.0.1 only and every run ends by itself.
+wrk (`apt-get install wrk`) first warms each scenario up for `--warmup` seconds
+(unmeasured: the workers' first requests import views and compile templates), then
+runs `--rounds` rounds of the three scenarios back to back, each for `--seconds` with
+`--connections` keep-alive connections through `bench/serve.lua`, which sends prepared
+requests: GETs cycle over the learners' cookies; answers are htmx POSTs, each with its
+own fresh submission token, each sent once. The answer runs then check that every 200
+stored exactly one attempt. Client and servers share this machine's cores, so compare
+ratios rather than absolute figures: each round's against its own bare run, and the
+median over the rounds. Traffic goes to 127.0.0.1 only and every run ends by itself.
 
 GUNICORN_EXTRA adds gunicorn options to both servers (e.g. "--worker-class sync").
 """
@@ -26,6 +30,7 @@ import re
 import secrets
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,7 +42,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 PY = sys.executable
 GUNICORN_EXTRA = os.environ.get("GUNICORN_EXTRA", "").split()
-PHASE, QUESTION = 10, "q-10-01"
+# The phase page measured, and the question the answer runs post to: in another phase,
+# so the answers leave the measured page as it was.
+PHASE, QUESTION = 10, "q-19-01"
 WRK_THREADS = 2
 
 
@@ -95,9 +102,11 @@ def session_cookie(user, backend: str, store_class) -> str:
 
 
 def prepare(env: dict, learners: int):
-    """Migrate, import, collect static; make `learners` users with live sessions.
-    Returns (users, [(cookie header, csrf token)], question QUESTION); the cookies
-    carry a portal session and a bare-site session (database sessions) each."""
+    """Migrate, import, collect static; make two sets of `learners` users with live
+    sessions: new learners, and learners who answered every question of phase PHASE
+    once. Returns (new users, their [(cookie header, csrf token)], the answered
+    learners' cookies, question QUESTION); each cookie header carries a portal
+    session and a bare-site session (database sessions)."""
     os.environ.update(env)
     manage = [PY, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], check=True, env=env)
@@ -114,24 +123,43 @@ def prepare(env: dict, learners: int):
     from django.middleware.csrf import _get_new_csrf_string
     from django.utils.module_loading import import_string
 
+    from progress.services import attempt_record
     from quizzes.models import Question
 
     User = get_user_model()
-    User.objects.bulk_create(
-        [User(username=f"bench{n:04d}", password="!") for n in range(learners)],
-        ignore_conflicts=True,
-    )
-    users = list(User.objects.filter(username__startswith="bench").order_by("id"))[:learners]
     portal_store = import_string(settings.SESSION_ENGINE + ".SessionStore")
-    cookies = []
-    for user in users:
-        ours = session_cookie(user, settings.AUTHENTICATION_BACKENDS[0], portal_store)
-        bare = session_cookie(user, "django.contrib.auth.backends.ModelBackend", DatabaseStore)
-        csrf = _get_new_csrf_string()
-        cookies.append((f"sessionid={ours}; baresession={bare}; csrftoken={csrf}", csrf))
+
+    def learners_with_cookies(prefix: str):
+        User.objects.bulk_create(
+            [User(username=f"{prefix}{n:04d}", password="!") for n in range(learners)],
+            ignore_conflicts=True,
+        )
+        users = list(User.objects.filter(username__startswith=prefix).order_by("id"))
+        cookies = []
+        for user in users[:learners]:
+            ours = session_cookie(user, settings.AUTHENTICATION_BACKENDS[0], portal_store)
+            bare = session_cookie(user, "django.contrib.auth.backends.ModelBackend", DatabaseStore)
+            csrf = _get_new_csrf_string()
+            cookies.append((f"sessionid={ours}; baresession={bare}; csrftoken={csrf}", csrf))
+        return users[:learners], cookies
+
+    users, cookies = learners_with_cookies("bench")
+    answered, answered_cookies = learners_with_cookies("answered")
+    phase_questions = Question.objects.active().filter(phase__number=PHASE)
+    for n, user in enumerate(answered):
+        for question in phase_questions.select_related("current_revision"):
+            revision = question.current_revision
+            keys = [option["key"] for option in revision.options][n % 2 : n % 2 + 1]
+            attempt_record(
+                learner=user,
+                revision=revision,
+                nonce=secrets.token_hex(16),
+                answer={"text": "residual stream"} if revision.is_free else {"keys": keys},
+                language="en",
+            )
     question = Question.objects.select_related("current_revision").get(code=QUESTION)
     connection.close()
-    return users, cookies, question
+    return users, cookies, answered_cookies, question
 
 
 def start_server(env: dict, workers: int, extra=()) -> tuple[subprocess.Popen, int]:
@@ -189,7 +217,7 @@ def answer_request(user, cookie, csrf, question, token=None, choice="B"):
         "HX-Request": "true",
         "Content-Type": "application/x-www-form-urlencoded",
     }
-    return token, ("POST", f"/question/{QUESTION}/answer/", body, headers)
+    return token, ("POST", f"/question/{question.code}/answer/", body, headers)
 
 
 def wrk_run(port: int, lines: list[str], *, once: bool, connections: int, seconds: float, workdir):
@@ -262,9 +290,19 @@ def line(method, path, cookie, csrf="-", body="-") -> str:
     return "\t".join([method, path, cookie, csrf, body])
 
 
+SCENARIOS = (
+    "bare page GET",
+    "phase page GET (5 questions)",
+    "same, all 5 answered",
+    "answer POST (htmx, new token)",
+)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--seconds", type=float, default=10)
+    parser.add_argument("--seconds", type=float, default=6, help="per scenario and round")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--warmup", type=float, default=2, help="seconds per scenario, unmeasured")
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--learners", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
@@ -274,7 +312,7 @@ def main() -> None:
 
     workdir = Path(tempfile.mkdtemp(prefix="serve-bench-"))
     env = production_env(workdir)
-    users, cookies, question = prepare(env, args.learners)
+    users, cookies, answered_cookies, question = prepare(env, args.learners)
     from django.conf import settings
     from django.db import connection
 
@@ -286,55 +324,81 @@ def main() -> None:
     # The bare site reads its own session cookie, so one Cookie header serves both.
     bare_lines = [line("GET", "/bare/", cookie) for cookie, _csrf in cookies]
     phase_lines = [line("GET", f"/phase/{PHASE}/", cookie) for cookie, _csrf in cookies]
-    # Enough answers that the run never runs out: more than the servers could take.
-    answer_lines = []
-    for n in range(int(args.seconds * 800)):
-        at = n % len(users)
-        cookie, csrf = cookies[at]
-        _token, (method, path, body, _headers) = answer_request(
-            users[at], cookie, csrf, question, choice="AB"[n % 2]
-        )
-        answer_lines.append(line(method, path, cookie, csrf, body))
+    answered_lines = [line("GET", f"/phase/{PHASE}/", c) for c, _csrf in answered_cookies]
+
+    def answers(seconds: float) -> list[str]:
+        """Enough fresh answers that a run never runs out: more than the server takes."""
+        lines = []
+        for n in range(int(seconds * 800)):
+            at = n % len(users)
+            cookie, csrf = cookies[at]
+            _token, (method, path, body, _headers) = answer_request(
+                users[at], cookie, csrf, question, choice="AB"[n % 2]
+            )
+            lines.append(line(method, path, cookie, csrf, body))
+        return lines
+
+    rounds, stored, completed = [], 0, 0
     try:
+        # Warm-up, not measured: each worker imports its views, compiles its templates
+        # and fills its caches on its first requests, as a server does once a deploy.
+        if args.warmup > 0:
+            warm = {"connections": args.connections, "seconds": args.warmup, "workdir": workdir}
+            wrk_run(bare_port, bare_lines, once=False, **warm)
+            wrk_run(port, phase_lines, once=False, **warm)
+            wrk_run(port, answered_lines, once=False, **warm)
+            wrk_run(port, answers(args.warmup), once=True, **warm)
+        # Rounds of the three scenarios back to back: each round's ratios are taken
+        # against its own bare run, so load from elsewhere moves both sides alike.
         run = {"connections": args.connections, "seconds": args.seconds, "workdir": workdir}
-        before = Attempt.objects.count()
-        rows = [
-            ("bare page GET", measured(bare_server, bare_port, bare_lines, once=False, **run)),
-            (
-                "phase page GET (5 questions)",
-                measured(server, port, phase_lines, once=False, **run),
-            ),
-            (
-                "answer POST (htmx, new token)",
-                measured(server, port, answer_lines, once=True, **run),
-            ),
-        ]
-        stored = Attempt.objects.count() - before
+        for _ in range(args.rounds):
+            answer_lines = answers(args.seconds)
+            before = Attempt.objects.count()
+            rounds.append(
+                [
+                    measured(bare_server, bare_port, bare_lines, once=False, **run),
+                    measured(server, port, phase_lines, once=False, **run),
+                    measured(server, port, answered_lines, once=False, **run),
+                    measured(server, port, answer_lines, once=True, **run),
+                ]
+            )
+            stored += Attempt.objects.count() - before
+            completed += rounds[-1][3]["requests"]
     finally:
         for process in (server, bare_server):
             process.terminate()
             process.wait(timeout=30)
         shutil.rmtree(workdir, ignore_errors=True)
 
-    ceiling, ceiling_cpu = rows[0][1]["rps"], rows[0][1]["cpu_ms"]
     worker_class = "sync" if "sync" in GUNICORN_EXTRA else "gthread (gunicorn.conf.py)"
     print(
-        f"wrk -t{WRK_THREADS} -c{args.connections} -d{args.seconds:.0f}s; gunicorn "
-        f"{args.workers} workers, {worker_class}; {connection.vendor}; "
-        f"sessions: {settings.SESSION_ENGINE.rsplit('.', 1)[-1]}; {args.learners} learners"
+        f"wrk -t{WRK_THREADS} -c{args.connections} -d{args.seconds:.0f}s × {args.rounds} rounds "
+        f"(+{args.warmup:.0f}s warm-up); gunicorn {args.workers} workers, {worker_class}; "
+        f"{connection.vendor}; sessions: {settings.SESSION_ENGINE}; {args.learners} learners"
     )
-    print(
+    header = (
         f"{'scenario':<30} {'req/s':>6} {'of bare':>8} {'p50 ms':>7} {'p99 ms':>7} "
         f"{'errors':>6} {'CPU ms/req':>10} {'of bare':>8}"
     )
-    for name, r in rows:
-        print(
-            f"{name:<30} {r['rps']:6.0f} {r['rps'] / ceiling:8.0%} {r['p50']:7.1f} "
-            f"{r['p99']:7.1f} {r['errors']:6d} {r['cpu_ms']:10.2f} {ceiling_cpu / r['cpu_ms']:8.0%}"
-        )
-    answers = rows[2][1]
+    for number, figures in enumerate(rounds, 1):
+        print(f"round {number}")
+        print(header)
+        ceiling, ceiling_cpu = figures[0]["rps"], figures[0]["cpu_ms"]
+        for name, r in zip(SCENARIOS, figures, strict=True):
+            print(
+                f"{name:<30} {r['rps']:6.0f} {r['rps'] / ceiling:8.0%} {r['p50']:7.1f} "
+                f"{r['p99']:7.1f} {r['errors']:6d} {r['cpu_ms']:10.2f} "
+                f"{ceiling_cpu / r['cpu_ms']:8.0%}"
+            )
+    print(f"median of {len(rounds)} rounds (each ratio against its own round's bare page)")
+    print(f"{'scenario':<30} {'of bare':>8} {'p99 ms':>7} {'CPU of bare':>12}")
+    for at, name in enumerate(SCENARIOS):
+        share = statistics.median(f[at]["rps"] / f[0]["rps"] for f in rounds)
+        p99 = statistics.median(f[at]["p99"] for f in rounds)
+        cpu = statistics.median(f[0]["cpu_ms"] / f[at]["cpu_ms"] for f in rounds)
+        print(f"{name:<30} {share:8.0%} {p99:7.1f} {cpu:12.0%}")
     print(
-        f"attempts stored by the answer run: {stored}, answers completed: {answers['requests']}"
+        f"attempts stored by the answer runs: {stored}, answers completed: {completed}"
         " (those still in flight when wrk stops are stored too)"
     )
     print("targets: phase page >= 60 % and answer >= 40 % of the bare page; p99 < 100 ms")

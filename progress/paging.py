@@ -6,7 +6,8 @@ that holds the question (page 1 keeps the plain `/phase/N/#CODE`).
 """
 
 from django.conf import settings
-from django.urls import reverse
+
+from portal.links import href
 
 
 def page_size() -> int:
@@ -19,7 +20,7 @@ def page_of(*, ordinal: int) -> int:
 
 
 def page_href(*, phase_number: int, page: int) -> str:
-    url = reverse("progress:phase", args=[phase_number])
+    url = href("progress:phase", phase_number)
     return url if page <= 1 else f"{url}?page={page}"
 
 
@@ -30,4 +31,4 @@ def question_href(*, phase_number: int, code: str, page: int) -> str:
 def again_href(*, phase_number: int, code: str) -> str:
     """The phase page that holds question `code`, with its form shown again: where
     "Answer again" goes without JavaScript, and an invalid answer is redirected."""
-    return f"{reverse('progress:phase', args=[phase_number])}?again={code}#{code}"
+    return f"{href('progress:phase', phase_number)}?again={code}#{code}"

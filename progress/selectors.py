@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.db.models import Count, OuterRef, Subquery
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from quizzes.grading import highlight_html
 from quizzes.models import Phase, Question, QuestionRevision
@@ -23,6 +24,22 @@ class OptionFeedback:
     text: dict
     picked: bool
     correct: bool
+    multi: bool = False  # of a question with several right options
+
+    @property
+    def css(self) -> str:
+        if self.picked:
+            return "right-pick" if self.correct else "wrong-pick"
+        return "missed-key" if self.correct else ""
+
+    @property
+    def note(self) -> str:
+        """What the feedback says beside the option, if anything."""
+        if self.picked:
+            return _("your pick, right") if self.correct else _("your pick, wrong")
+        if self.correct:
+            return _("right, not picked") if self.multi else _("the right answer")
+        return ""
 
 
 @dataclass(frozen=True)
@@ -141,8 +158,9 @@ class QuestionState:
             return []
         picked = set(self.latest.keys)
         right = {o["key"] for o in self.graded_revision.options if o.get("correct")}
+        multi = self.latest.revision.is_multi
         return [
-            OptionFeedback(o["key"], o["text"], o["key"] in picked, o["key"] in right)
+            OptionFeedback(o["key"], o["text"], o["key"] in picked, o["key"] in right, multi)
             for o in self.latest.revision.options
         ]
 
@@ -294,12 +312,30 @@ def question_state(
     return state
 
 
-def _standings(*, learner, questions):
+def _standings(*, learner, questions) -> list[LearnerQuestion]:
     """The learner's standings on `questions`, each with its latest attempt and that
-    attempt's revision: one row per question answered, not one per attempt."""
-    return LearnerQuestion.objects.filter(learner=learner, question__in=questions).select_related(
-        "latest_attempt__revision"
+    attempt's revision: one row per question answered, not one per attempt. An
+    attempt on the question's current revision shares the revision the question
+    brought along; only older ones are read, in a second query."""
+    by_id = {question.pk: question for question in questions}
+    standings = list(
+        LearnerQuestion.objects.filter(learner=learner, question__in=list(by_id)).select_related(
+            "latest_attempt"
+        )
     )
+    current = Question._meta.get_field("current_revision")
+    older: dict[int, list[Attempt]] = defaultdict(list)
+    for standing in standings:
+        attempt, question = standing.latest_attempt, by_id[standing.question_id]
+        if attempt.revision_id == question.current_revision_id and current.is_cached(question):
+            attempt.revision = question.current_revision
+        else:
+            older[attempt.revision_id].append(attempt)
+    if older:
+        for revision in QuestionRevision.objects.filter(pk__in=list(older)):
+            for attempt in older[revision.pk]:
+                attempt.revision = revision
+    return standings
 
 
 def learner_progress(*, learner) -> list[PhaseProgress]:

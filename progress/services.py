@@ -21,7 +21,7 @@ from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import Question, QuestionRevision
 
-from .models import Attempt, Draft, LearnerPhase, LearnerQuestion
+from .models import Attempt, Draft, LearnerPhase, LearnerQuestion, ReviewCard
 from .reviews import review_card_ensure, review_card_feed
 from .tokens import BadToken, SubmissionToken, token_read
 
@@ -80,6 +80,11 @@ class Answered:
     attempt: Attempt
     created: bool
     revision: QuestionRevision
+    # When the attempt was just stored: the learner's standing on the question and
+    # review card (None: no card) as the answer left them, so the feedback needs no
+    # second read. None for a repeated submission.
+    standing: LearnerQuestion | None = None
+    card: ReviewCard | None = None
 
 
 @dataclass(frozen=True)
@@ -158,10 +163,10 @@ def answer_submit(
     except AnswerInvalid as invalid:
         invalid.keep, invalid.revision = kept, revision
         raise
-    attempt, created = attempt_record(
+    stored = _attempt_store(
         learner=user, revision=revision, nonce=token.nonce, answer=answer, language=language
     )
-    return Answered(attempt=attempt, created=created, revision=revision)
+    return Answered(revision=revision, **stored)
 
 
 def draft_submit(*, user, session, question: Question, raw_token: str, post) -> None:
@@ -245,6 +250,17 @@ def attempt_record(
 
     Returns (attempt, created).
     """
+    stored = _attempt_store(
+        learner=learner, revision=revision, nonce=nonce, answer=answer, language=language
+    )
+    return stored["attempt"], stored["created"]
+
+
+def _attempt_store(
+    *, learner, revision: QuestionRevision, nonce: str, answer: dict, language: str
+) -> dict:
+    """`attempt_record`, also returning the standing and review card it wrote (for a
+    new attempt): {"attempt", "created", "standing", "card"}."""
     result = revision.grade(keys=answer.get("keys", ()), text=answer.get("text", ""))
     attempt = Attempt(
         learner=learner,
@@ -263,20 +279,20 @@ def attempt_record(
     try:
         with transaction.atomic():
             attempt.save()
-            _standing_add(attempt)
-            review_card_feed(attempt=attempt)
+            standing = _standing_add(attempt)
+            card = review_card_feed(attempt=attempt)
             Draft.objects.filter(learner=learner, question_id=revision.question_id).delete()
     except IntegrityError:
         existing = Attempt.objects.filter(token=nonce, learner=learner).first()
         if existing is None:
             raise
-        return existing, False
-    return attempt, True
+        return {"attempt": existing, "created": False, "standing": None, "card": None}
+    return {"attempt": attempt, "created": True, "standing": standing, "card": card}
 
 
-def _standing_add(attempt: Attempt) -> None:
+def _standing_add(attempt: Attempt) -> LearnerQuestion:
     """Fold a new attempt into the learner's standing on its question and into the
-    learner's counts in its phase."""
+    learner's counts in its phase; returns the standing."""
     standing, created = LearnerQuestion.objects.select_for_update().get_or_create(
         learner_id=attempt.learner_id,
         question_id=attempt.question_id,
@@ -303,7 +319,7 @@ def _standing_add(attempt: Attempt) -> None:
             if attempt.correct
             else LearnerQuestion.objects.filter(pk=standing.pk)
         )
-        return
+        return standing
     latest_change = int(attempt.correct) - int(standing.latest_correct)
     ever_change = int(attempt.correct and not standing.ever_correct)
     standing.attempts += 1
@@ -332,6 +348,7 @@ def _standing_add(attempt: Attempt) -> None:
             latest_right=F("latest_right") + latest_change,
             ever_right=F("ever_right") + ever_change,
         )
+    return standing
 
 
 def _phase_counts_add(attempt: Attempt) -> None:

@@ -8,9 +8,8 @@ from urllib.parse import urlencode
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_not_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.translation import get_language
 from django.views.decorators.http import require_GET, require_POST
@@ -18,11 +17,17 @@ from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from portal.errors import problem_response
-from quizzes.models import Phase, Question
+from quizzes.models import Question
 
 from .context_processors import reviews_due_reviewed
 from .paging import again_href, question_href
-from .phase_selectors import phase_overview, phase_page, question_page
+from .phase_selectors import (
+    active_phase,
+    answered_state,
+    phase_overview,
+    phase_page,
+    question_page,
+)
 from .review_selectors import review_forecast, review_session, review_summary
 from .selectors import (
     QuestionState,
@@ -100,7 +105,9 @@ def home(request: HtmxHttpRequest) -> HttpResponse:
 def phase_detail(request: HtmxHttpRequest, number: int) -> HttpResponse:
     """One page of a phase's questions (`?page=N`), with the index of them all; with
     `?again=CODE`, the page that holds question CODE, its form shown again."""
-    phase = get_object_or_404(Phase.objects.active(), number=number)
+    phase = active_phase(number)
+    if phase is None:
+        raise Http404
     again = request.GET.get("again")
     page = phase_page(
         learner=request.user,
@@ -165,7 +172,15 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
         if outcome.created and attempt_was_review(attempt=outcome.attempt):
             reviews_due_reviewed(request.session)
         return redirect(reverse("progress:reviews") if in_reviews else _question_url(question))
-    state = question_state(learner=request.user, question=question, with_card=True)
+    # The phase page's status line, Continue and index follow the answer too; the
+    # index also gives the feedback its "Next question".
+    page = None
+    if not in_reviews:
+        page = phase_overview(learner=request.user, phase=question.phase, holding=question.code)
+    if outcome.created and page is not None:
+        state = answered_state(question=question, answered=outcome, overview=page)
+    else:  # a repeated submission, or the reviews page: read what stands
+        state = question_state(learner=request.user, question=question, with_card=True)
     reviewed = outcome.created and state.card is not None
     reviewed = reviewed and state.card.reviewed_by(outcome.attempt)
     if reviewed:
@@ -174,22 +189,12 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
         state.context, state.next_code = "reviews", None
     # The swapped-in feedback takes focus (htmx honours autofocus), so keyboard and
     # screen-reader users land on the result; after a review the header's due count
-    # follows along.
-    response = render(
+    # follows along. One template renders the feedback and the out-of-band pieces.
+    return render(
         request,
-        f"{CARD}#question-body",
-        {"state": state, "focus": True, "badge_oob": reviewed},
+        "progress/_answered.html",
+        {"state": state, "focus": True, "badge_oob": reviewed, "page": page, "oob": True},
     )
-    if not in_reviews:
-        # The phase page's status line, Continue and index follow the answer too.
-        page = phase_overview(learner=request.user, phase=question.phase, holding=question.code)
-        for piece in ("phase-progress", "phase-index"):
-            response.write(
-                render_to_string(
-                    f"progress/phase.html#{piece}", {"page": page, "oob": True}, request
-                )
-            )
-    return response
 
 
 def _form_again(

@@ -156,6 +156,8 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "accounts:login"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 14
+# Django's database sessions, read with a query written once (portal/sessions.py).
+SESSION_ENGINE = "portal.sessions"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -1,9 +1,10 @@
 """Pieces of the question card that depend only on immutable content.
 
-An unanswered choice question's options (the fieldset: keys, texts, inputs) depend on
-nothing but the revision and the language, so they are rendered once per revision and
-language and kept in Django's cache. Nothing here ever holds learner input, a token or
-a CSRF value: with a draft, an error or focus, the fieldset is rendered for the request.
+A card's head (its code, title and prompt) and an unanswered choice question's options
+(the fieldset: keys, texts, inputs) depend on nothing but the revision and the
+language, so they are rendered once per revision and language and kept in Django's
+cache. Nothing here ever holds learner input, a token or a CSRF value: with a draft, an
+error or focus, the fieldset is rendered for the request.
 """
 
 from django import template
@@ -16,36 +17,47 @@ from quizzes.markup import RENDERER_VERSION
 
 register = template.Library()
 
-PARTIAL = "progress/_question.html#choices"
-VERSION = 1  # bump when the fieldset's markup changes
+CHOICES = "progress/_question.html#choices"
+HEAD = "progress/_question.html#card-head"
+VERSION = 2  # bump when a piece's markup changes
 _local: dict[tuple, str] = {}  # in front of the cache: a per-process map of the same
 _LOCAL_MAX = 4096
 
 
-@register.simple_tag(takes_context=True)
-def choices_html(context, state, focus=False):
-    """The options fieldset of `state`'s form: cached when it holds nothing but content."""
-    if state.form_answer or state.error or focus:
-        return get_template(PARTIAL).render({"state": state, "focus": focus})
-    revision = state.revision
-    language = translation.get_language()
+def _piece(partial: str, name: str, revision, context: dict) -> str:
+    """`partial` rendered with `context` (content only), once per revision and language."""
     key = (
-        "choices",
+        name,
         VERSION,
-        RENDERER_VERSION,  # the option texts' Markdown, with the libraries' versions
-        state.question.code,
+        RENDERER_VERSION,  # the texts' Markdown, with the libraries' versions
+        revision.question_id,
         revision.pk,
         revision.content_hash,
-        language,
+        translation.get_language(),
     )
     html = _local.get(key)
     if html is None:
         cache_key = ":".join(str(part) for part in key)
         html = cache.get(cache_key)
         if html is None:
-            html = get_template(PARTIAL).render({"state": state, "focus": False})
+            html = get_template(partial).render(context)
             cache.set(cache_key, html, None)
         if len(_local) >= _LOCAL_MAX:
             _local.clear()
         _local[key] = html
     return mark_safe(html)  # noqa: S308 - rendered by our template from quiz content
+
+
+@register.simple_tag
+def card_head(question):
+    """The card's code, title and prompt, of the question's current revision."""
+    revision = question.current_revision
+    return _piece(HEAD, "head", revision, {"question": question, "revision": revision})
+
+
+@register.simple_tag
+def choices_html(state, focus=False):
+    """The options fieldset of `state`'s form: cached when it holds nothing but content."""
+    if state.form_answer or state.error or focus:
+        return get_template(CHOICES).render({"state": state, "focus": focus})
+    return _piece(CHOICES, "choices", state.revision, {"state": state, "focus": False})

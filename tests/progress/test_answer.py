@@ -1,12 +1,14 @@
 """Answering: instant feedback, one attempt per submission, nothing lost or leaked."""
 
+import re
+
 import pytest
 from django.contrib.auth import get_user_model
 
 from progress.models import Attempt, Draft
 from quizzes.models import Question
 from tests.factories import UserFactory
-from tests.html import form_token
+from tests.html import article, form_token
 
 pytestmark = pytest.mark.django_db
 
@@ -341,3 +343,44 @@ def test_answer_without_a_valid_csrf_token_is_refused(seeds_imported, phase_toke
 
     assert response.status_code == 403
     assert Attempt.objects.count() == 0
+
+
+def _feedback_section(html: str) -> str:
+    """A card's feedback, without what only the answer's own response carries: the
+    focus, and the review card's schedule (the phase page does not read cards)."""
+    section = re.search(r'<section class="feedback.*?</section>', html, re.S).group(0)
+    section = section.replace(" autofocus", "")
+    section = re.sub(r'<p class="review-note">.*?</p>', "", section, flags=re.S)
+    return " ".join(section.split())
+
+
+@pytest.mark.parametrize("choice", [["A"], ["B"]])  # wrong (a review card is made), right
+def test_feedback_right_after_an_answer_is_what_the_phase_page_shows_next(
+    seeds_imported, post_answer, learner_client, choice
+):
+    post_answer("q-10-02", choice=["A"])  # an earlier try: the standing exists
+    post_answer("q-10-02", choice=["B"])
+
+    fresh = post_answer("q-10-02", choice=choice).content.decode()
+    page = learner_client.get("/phase/10/").content.decode()
+
+    assert "3 tries" in fresh
+    assert 'href="#q-10-03" data-next' in fresh
+    assert _feedback_section(fresh) == _feedback_section(article(page, "q-10-02"))
+
+
+def test_htmx_answer_runs_fixed_queries(
+    seeds_imported, post_answer, phase_token, learner_client, django_assert_num_queries
+):
+    post_answer("q-10-01", choice=["A"])
+    token = phase_token("q-10-01")
+
+    # session, user, question; the attempt's savepoint: insert, standing (read, write),
+    # the learner's counts in the phase (wrong then right: the latest and ever-right
+    # counts move), review card (read, write), drafts; then the phase's index for the
+    # feedback and the out-of-band status line: nothing read again.
+    with django_assert_num_queries(12):
+        response = post_answer("q-10-01", choice=["B"], token=token)
+
+    assert response.status_code == 200
+    assert "2 tries" in response.content.decode()

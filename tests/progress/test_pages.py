@@ -98,22 +98,42 @@ def test_phase_page_shows_latest_result_and_tries(seeds_imported, learner_client
     assert 'href="#q-10-02"' in card
 
 
-@pytest.mark.parametrize("count", [1, 5])
+# session, user, phase, the index of the whole phase (which says which questions have a
+# standing or drafts); then the page's standings and drafts only when there are any.
+# The page's questions come from the content cache.
+@pytest.mark.parametrize(
+    ("count", "answered", "drafted", "queries"),
+    [(1, False, False, 4), (5, False, False, 4), (5, True, False, 5), (5, True, True, 6)],
+)
 def test_phase_page_runs_fixed_queries(
-    make_phase, learner_client, learner, django_assert_num_queries, count
+    make_phase,
+    learner_client,
+    learner,
+    django_assert_num_queries,
+    count,
+    answered,
+    drafted,
+    queries,
 ):
+    from progress.services import draft_save
+
     codes = make_phase(count)
-    for code in codes:
-        answer(learner, code, keys=["A"], text="zebraword", n=3)
+    if answered:  # all but the last, which may hold a draft
+        for code in codes[:-1]:
+            answer(learner, code, keys=["A"], text="zebraword", n=3)
+    if drafted:
+        question = Question.objects.get(code=codes[-1])
+        draft_save(learner_id=learner.pk, question_id=question.pk, answer={"keys": ["B"]})
 
     learner_client.get("/phase/1/")  # the first page of a login counts the badge
 
-    # session, user, phase, the index of the whole phase, standings, drafts (the page's
-    # questions come from the content cache)
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(queries):
         response = learner_client.get("/phase/1/")
 
-    assert response.content.decode().count('class="question"') == count
+    html = response.content.decode()
+    assert html.count('class="question"') == count
+    assert ("3 tries" in article(html, codes[0])) is answered
+    assert ("Your unsent answer was kept" in article(html, codes[-1])) is drafted
 
 
 @pytest.mark.parametrize("count", [1, 5])

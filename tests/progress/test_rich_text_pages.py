@@ -67,7 +67,7 @@ def test_rich_feedback_shows_explanation_paragraphs_and_list(
 
     assert "<html" not in html
     assert expected in html
-    missed = '<li class="missed-key">\n          <span class="key">A.</span> <span class="md-option'
+    missed = '<li class="missed-key"><span class="key">A.</span> <span class="md-option'
     assert missed in html
 
 
