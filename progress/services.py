@@ -10,7 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -19,7 +21,7 @@ from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import Question, QuestionRevision
 
-from .models import Attempt, Draft, LearnerQuestion, ReviewCard
+from .models import Attempt, Draft, LearnerPhase, LearnerQuestion, ReviewCard
 from .reviews import review_card_ensure, review_card_feed
 from .tokens import BadToken, SubmissionToken, token_read
 
@@ -289,7 +291,8 @@ def _attempt_store(
 
 
 def _standing_add(attempt: Attempt) -> LearnerQuestion:
-    """Fold a new attempt into the learner's standing on its question; returns it."""
+    """Fold a new attempt into the learner's standing on its question and into the
+    learner's counts in its phase; returns the standing."""
     standing, created = LearnerQuestion.objects.select_for_update().get_or_create(
         learner_id=attempt.learner_id,
         question_id=attempt.question_id,
@@ -306,7 +309,19 @@ def _standing_add(attempt: Attempt) -> LearnerQuestion:
         },
     )
     if created:
+        _phase_counts_add(attempt)
+        # The phase's first-try total on the standings that carry it: each of the
+        # learner's in the phase when this first try was right, else only the new one.
+        _phase_first_right_copy(
+            LearnerQuestion.objects.filter(
+                learner_id=attempt.learner_id, question__phase__questions=attempt.question_id
+            )
+            if attempt.correct
+            else LearnerQuestion.objects.filter(pk=standing.pk)
+        )
         return standing
+    latest_change = int(attempt.correct) - int(standing.latest_correct)
+    ever_change = int(attempt.correct and not standing.ever_correct)
     standing.attempts += 1
     standing.latest_attempt = attempt
     standing.latest_correct = attempt.correct
@@ -323,7 +338,106 @@ def _standing_add(attempt: Attempt) -> LearnerQuestion:
             "ever_correct",
         ]
     )
+    if latest_change or ever_change:
+        LearnerPhase.objects.filter(
+            learner_id=attempt.learner_id,
+            phase_id__in=Question.objects.filter(
+                pk=attempt.question_id, retired_at__isnull=True
+            ).values("phase_id"),
+        ).update(
+            latest_right=F("latest_right") + latest_change,
+            ever_right=F("ever_right") + ever_change,
+        )
     return standing
+
+
+def _phase_counts_add(attempt: Attempt) -> None:
+    """Count a first answer into the learner's counts in the question's phase. One
+    statement, so two first answers at once both count: it makes the row or adds to
+    it, and leaves a retired question out, as a recount does."""
+    counts, questions = LearnerPhase._meta.db_table, Question._meta.db_table
+    right = int(attempt.correct)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            # Table names are the models' own; the values are passed apart as params.
+            f"INSERT INTO {counts} "  # noqa: S608
+            "(learner_id, phase_id, answered, first_right, latest_right, ever_right) "
+            f"SELECT %s, phase_id, 1, %s, %s, %s FROM {questions} "
+            "WHERE id = %s AND retired_at IS NULL "
+            "ON CONFLICT (learner_id, phase_id) DO UPDATE SET "
+            f"answered = {counts}.answered + 1, "
+            f"first_right = {counts}.first_right + excluded.first_right, "
+            f"latest_right = {counts}.latest_right + excluded.latest_right, "
+            f"ever_right = {counts}.ever_right + excluded.ever_right",
+            [attempt.learner_id, right, right, right, attempt.question_id],
+        )
+
+
+def _phase_first_right_copy(standings) -> None:
+    """Copy each learner's kept first-try total in the question's phase onto the given
+    standings (LearnerQuestion.phase_first_right), 0 where none is kept. Run after the
+    counts are written: in the same transaction, a concurrent first answer in the phase
+    waits on the counts' row and then copies the total with both tries in it."""
+    total = LearnerPhase.objects.filter(
+        learner_id=OuterRef("learner_id"), phase__questions=OuterRef("question_id")
+    ).values("first_right")[:1]
+    standings.update(phase_first_right=Coalesce(Subquery(total), 0))
+
+
+RECOUNT_LEARNERS = 2000  # learners per statement: SQLite takes at most 32,766 params
+
+
+def learner_phase_recount(*, phase_ids=None, learner_ids=None) -> int:
+    """Count the kept counts per learner and phase (LearnerPhase) again from the
+    standings: of the given phases (ids or a subquery), or all, for the given learners,
+    or all. Returns how many rows were written."""
+    if learner_ids is None:
+        return _recount(phase_ids=phase_ids, learner_ids=None)
+    learner_ids = sorted(set(learner_ids))
+    return sum(
+        _recount(phase_ids=phase_ids, learner_ids=learner_ids[i : i + RECOUNT_LEARNERS])
+        for i in range(0, len(learner_ids), RECOUNT_LEARNERS)
+    )
+
+
+def _recount(*, phase_ids, learner_ids) -> int:
+    kept = LearnerPhase.objects.all()
+    standings = LearnerQuestion.objects.all()
+    if phase_ids is not None:
+        kept = kept.filter(phase_id__in=phase_ids)
+        standings = standings.filter(question__phase_id__in=phase_ids)
+    if learner_ids is not None:
+        kept = kept.filter(learner_id__in=learner_ids)
+        standings = standings.filter(learner_id__in=learner_ids)
+    counts = (
+        standings.filter(question__retired_at__isnull=True)
+        .order_by()
+        .values_list("learner", "question__phase")
+        .annotate(
+            answered=Count("id"),
+            first_right=Count("id", filter=Q(first_correct=True)),
+            latest_right=Count("id", filter=Q(latest_correct=True)),
+            ever_right=Count("id", filter=Q(ever_correct=True)),
+        )
+    )
+    with transaction.atomic():
+        kept.delete()
+        written = LearnerPhase.objects.bulk_create(
+            [
+                LearnerPhase(
+                    learner_id=learner,
+                    phase_id=phase,
+                    answered=answered,
+                    first_right=first,
+                    latest_right=latest,
+                    ever_right=ever,
+                )
+                for learner, phase, answered, first, latest, ever in counts
+            ],
+            batch_size=5000,
+        )
+        _phase_first_right_copy(standings)
+    return len(written)
 
 
 def learner_question_rebuild(*, pairs=None) -> int:
@@ -367,6 +481,16 @@ def learner_question_rebuild(*, pairs=None) -> int:
                 review_card_ensure(
                     learner_id=learner_id, question_id=question_id, now=timezone.now()
                 )
+        # A grade may have changed: the counts of those learners and phases follow.
+        if pairs is None:
+            learner_phase_recount()
+        elif grouped:
+            learner_phase_recount(
+                phase_ids=Question.objects.filter(pk__in={q for _l, q in grouped}).values(
+                    "phase_id"
+                ),
+                learner_ids={learner for learner, _q in grouped},
+            )
     return len(grouped)
 
 

@@ -16,6 +16,7 @@ from django.utils import timezone
 from .changes import content_changes, key_changed, revision_content
 from .loader import KnownFile, PhaseDoc, QuestionDoc, QuizSet
 from .models import Phase, Question, QuestionRevision
+from .signals import questions_placed
 
 
 class ImportRefused(Exception):
@@ -243,11 +244,16 @@ def _plan_apply(plan: ImportPlan, quiz_set: QuizSet, existing: dict[str, Questio
     # questions are written anyway; unchanged ones only if they moved or come back.
     to_update = list(changed)
     changed_codes = {doc.code for doc in plan.changed}
+    placed: set[int] = set()  # phases whose active questions are no longer the same
     for doc in quiz_set.questions:
         question = existing.get(doc.code)
         if question is None:
             continue
         phase = phase_of[doc.code]
+        if question.retired_at is not None or question.phase_id != phase.pk:
+            placed.add(phase.pk)
+            if question.retired_at is None:
+                placed.add(question.phase_id)
         if (
             question.phase_id != phase.pk
             or question.position != doc.position
@@ -258,8 +264,11 @@ def _plan_apply(plan: ImportPlan, quiz_set: QuizSet, existing: dict[str, Questio
                 to_update.append(question)
     for question in plan.retired:
         question.retired_at = now
+        placed.add(question.phase_id)
         to_update.append(question)
     if to_update:
         Question.objects.bulk_update(
             to_update, ["current_revision", "phase", "position", "retired_at"], batch_size=500
         )
+    if placed:
+        questions_placed.send(sender=Question, phase_ids=sorted(placed))

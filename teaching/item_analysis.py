@@ -3,9 +3,9 @@ point-biserials and KR-20 per phase with KR-20-if-deleted, on first tries.
 
 Per phase, the learners counted are the (non-staff) cohort members who answered any of
 its questions; a question of the phase they did not try counts as not right. The sums
-come from one query with a window function (each learner's first-try total in the
-question's phase), grouped by question and first answer, so the database does the
-work whatever the cohort's size."""
+come from one query over the standings, each carrying its learner's kept first-try total
+in the question's phase (LearnerQuestion.phase_first_right), grouped by question and
+first answer, so the database does the work whatever the cohort's size."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from django.conf import settings
 from django.db import connection
-from django.db.models import Case, F, IntegerField, Sum, Value, When, Window
+from django.db.models import Case, IntegerField, Value, When
 
 from quizzes.enums import QuestionKind
 
@@ -43,38 +43,30 @@ class PhaseReliability:
 
 class StandingGroup(NamedTuple):
     """Learners alike on one question: same first answer and verdict (a 0/1 integer),
-    same latest answer, same band (1 upper, 2 lower 27 %, 0 neither). A tuple: there
-    are thousands of them."""
+    same latest answer. A tuple: there are thousands of them."""
 
     question_id: int
     first_pattern: str
     first_correct: int
     latest_pattern: str
-    band: int
     learners: int
+    upper: int  # of them, in the upper 27 % of the cohort
+    lower: int  # of them, in the lower 27 %
     phase_total: int  # the sum of their first-try totals in the question's phase
     attempts: int
 
 
 def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGroup]:
-    """Every per-question figure of the results in one scan of the standings: a window
-    function gives each learner's first-try total in the question's phase, and the
-    outer query groups by question, answers, verdict and band. One pass instead of one
-    per figure is what keeps the default results view fast (the standings scan is most
-    of its time)."""
+    """Every per-question figure of the results in one scan of the standings, grouped by
+    question, answers and verdict. One pass instead of one per figure is what keeps the
+    default results view fast (the standings scan is most of its time). Each standing
+    carries its learner's first-try total in the question's phase (kept as answers and
+    regrades are written), so the scan needs no window function and no join. The upper
+    and lower 27 % are counted in each group, not grouped by: PostgreSQL cannot guess
+    how many groups such a band makes, planned for 200,000 and sorted them on disk."""
     inner = (
         standings.filter(question__in=question_ids)
         .annotate(
-            phase_total=Window(
-                Sum(
-                    Case(
-                        When(first_correct=True, then=Value(1)),
-                        default=Value(0),
-                        output_field=IntegerField(),
-                    )
-                ),
-                partition_by=[F("learner_id"), F("question__phase_id")],
-            ),
             band=Case(
                 When(learner_id__in=upper, then=Value(1)),
                 When(learner_id__in=lower, then=Value(2)),
@@ -89,7 +81,7 @@ def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGr
             "first_correct",
             "latest_pattern",
             "band",
-            "phase_total",
+            "phase_first_right",
             "attempts",
         )
     )
@@ -97,16 +89,18 @@ def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGr
     with connection.cursor() as cursor:
         cursor.execute(
             # The inner SQL is the ORM's own, its values passed apart as params.
-            "SELECT question_id, first_pattern, first_correct, latest_pattern, band, "  # noqa: S608
-            "COUNT(*), SUM(phase_total), SUM(attempts) "
-            f"FROM ({sql}) standings GROUP BY question_id, first_pattern, first_correct, "
-            "latest_pattern, band",
+            "SELECT question_id, first_pattern, first_correct, latest_pattern, COUNT(*), "  # noqa: S608
+            "SUM(CASE WHEN band = 1 THEN 1 ELSE 0 END), "
+            "SUM(CASE WHEN band = 2 THEN 1 ELSE 0 END), "
+            "SUM(phase_first_right), SUM(attempts) "
+            f"FROM ({sql}) standings "
+            "GROUP BY question_id, first_pattern, first_correct, latest_pattern",
             params,
         )
         # int(): PostgreSQL sums bigints into numerics (Decimal).
         return [
-            StandingGroup(q, fp, int(fc), lp, band, n, int(total), int(attempts))
-            for q, fp, fc, lp, band, n, total, attempts in cursor.fetchall()
+            StandingGroup(q, fp, int(fc), lp, n, int(up), int(low), int(total), int(attempts))
+            for q, fp, fc, lp, n, up, low, total, attempts in cursor.fetchall()
         ]
 
 

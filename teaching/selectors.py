@@ -28,7 +28,7 @@ from django.db import connection
 from django.db.models import Count, Q
 from django.utils.translation import gettext_lazy as _
 
-from progress.models import Attempt, LearnerQuestion, ReviewCard
+from progress.models import Attempt, LearnerPhase, LearnerQuestion, ReviewCard
 from progress.reviews import day_end, day_start
 from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question
@@ -55,11 +55,18 @@ class Cell:
 class LearnerRow:
     learner_id: int
     username: str
-    cells: list[Cell] = field(default_factory=list)
+    sizes: list[int]  # questions per shown phase, one list shared by every row
+    counts: dict[int, tuple[int, int]] = field(default_factory=dict)  # column: answered, right
     correct: int = 0
     answered: int = 0
     due: int = 0  # review cards due today (overdue included)
     overdue: int = 0  # review cards due before today
+
+    @property
+    def cells(self) -> list[Cell]:
+        """One cell per shown phase, made when the row is shown: ten thousand learners ×
+        ten phases made up front took ~40 ms, for a page that shows 250 rows."""
+        return [Cell(*self.counts.get(i, (0, 0)), total=n) for i, n in enumerate(self.sizes)]
 
 
 @dataclass
@@ -161,7 +168,7 @@ def cohort_attempts(*, cohort: Cohort):
     return Attempt.objects.filter(learner_id__in=cohort_learner_ids(cohort))
 
 
-MODE_CORRECT = {"latest": "latest_correct", "first": "first_correct", "all": "ever_correct"}
+MODE_PHASE_RIGHT = {"latest": "latest_right", "first": "first_right", "all": "ever_right"}
 MODE_ATTEMPT = {"latest": "latest_attempt", "first": "first_attempt"}
 
 
@@ -185,33 +192,24 @@ def cohort_results(
     )
     phase_sizes = [per_phase_total[p.pk] for p in shown_phases]
     rows = {
-        learner_id: LearnerRow(learner_id, username, [Cell(total=n) for n in phase_sizes])
+        learner_id: LearnerRow(learner_id, username, phase_sizes)
         for learner_id, username in learners
     }
     column = {p.pk: index for index, p in enumerate(shown_phases)}
     items = {q.pk: ItemStats(question=q) for q in questions}
 
-    # Standings: one row per learner and question answered, effective grades included.
-    standings = LearnerQuestion.objects.filter(
-        learner_id__in=cohort_learner_ids(cohort), question__retired_at__isnull=True
-    )
-    if phase is not None:
-        standings = standings.filter(question__phase=phase)
-    right = MODE_CORRECT[mode]
+    # Standings: one row per learner and question answered, effective grades included;
+    # standing_groups keeps those of the questions shown (active, in the phase asked).
+    standings = LearnerQuestion.objects.filter(learner_id__in=cohort_learner_ids(cohort))
 
     # 1. The learner × phase table, each learner's total, and the first-try totals per
-    # phase that the item statistics need.
+    # phase that the item statistics need: the counts kept per learner and phase
+    # (LearnerPhase), one narrow row each, instead of grouping every standing.
     first_totals: dict[int, list[int]] = defaultdict(list)
     answered_per_phase: dict[int, int] = defaultdict(int)
-    per_learner_phase = (
-        standings.order_by()
-        .values_list("learner", "question__phase")
-        .annotate(
-            answered=Count("id"),
-            right=Count("id", filter=Q(**{right: True})),
-            first=Count("id", filter=Q(first_correct=True)),
-        )
-    )
+    per_learner_phase = LearnerPhase.objects.filter(
+        learner_id__in=cohort_learner_ids(cohort), phase__in=list(column)
+    ).values_list("learner", "phase", "answered", MODE_PHASE_RIGHT[mode], "first_right")
     # Read with a plain cursor: ten thousand rows of integers need none of the ORM's
     # per-value converters, which took a tenth of the page's time.
     for learner_id, phase_id, answered, correct, first in raw_rows(per_learner_phase):
@@ -220,8 +218,7 @@ def cohort_results(
             continue
         first_totals[phase_id].append(first)
         answered_per_phase[phase_id] += answered
-        cell = row.cells[column[phase_id]]
-        cell.answered, cell.correct = answered, correct
+        row.counts[column[phase_id]] = (answered, correct)
         row.answered += answered
         row.correct += correct
 
@@ -263,10 +260,8 @@ def cohort_results(
         stats.learners += g.learners
         if g.first_correct:
             stats.first_right += g.learners
-            if g.band == 1:
-                up[g.question_id] += g.learners
-            elif g.band == 2:
-                low[g.question_id] += g.learners
+            up[g.question_id] += g.upper
+            low[g.question_id] += g.lower
     if group:
         for question_id, stats in items.items():
             if stats.learners:

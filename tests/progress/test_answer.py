@@ -376,9 +376,10 @@ def test_htmx_answer_runs_fixed_queries(
     token = phase_token("q-10-01")
 
     # session, user, question; the attempt's savepoint: insert, standing (read, write),
-    # review card (read, write), drafts; then the phase's index for the feedback and the
-    # out-of-band status line: nothing read again.
-    with django_assert_num_queries(11):
+    # the learner's counts in the phase (wrong then right: the latest and ever-right
+    # counts move), review card (read, write), drafts; then the phase's index for the
+    # feedback and the out-of-band status line: nothing read again.
+    with django_assert_num_queries(12):
         response = post_answer("q-10-01", choice=["B"], token=token)
 
     assert response.status_code == 200

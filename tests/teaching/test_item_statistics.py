@@ -11,8 +11,11 @@ KR-20 over the three items: Σpq .24 + .24 + .16 = .64, 3/2 · (1 − .64/1.04) 
 without item 3 the totals are 2 2 1 1 0, var .56, Σpq .48: 2 · (1 − .48/.56) = 0.2857.
 """
 
+from io import StringIO
+
 import pytest
 from django.contrib.auth.models import Group
+from django.core.management import call_command
 
 from quizzes.models import Phase, Question
 from teaching.models import Cohort
@@ -124,3 +127,27 @@ def test_results_page_says_too_few_to_judge_under_ten_learners(client, matrix_co
     assert "r 0." not in row
     assert ">teacher-trying<" not in html
     assert Question.objects.get(code="q-10-01").attempts.count() == 6
+
+
+def test_item_statistics_leave_out_a_question_an_import_retired(
+    matrix_cohort, seeds_imported, settings
+):
+    # Without q-10-04 the totals are 2 2 1 1 0: mean 1.2, var T 10/5 − 1.44 = .56. Item 1
+    # (x 1 1 1 0 0): cov(x, T) 5/5 − .6 · 1.2 = .28, var R .56 + .24 − .56 = .24,
+    # cov(x, R) .04, so r = .04 / .24 = 0.1667; KR-20 over the four questions left is
+    # q-10-04's KR-20-if-deleted before, 0.1905.
+    settings.RESULTS_MIN_LEARNERS = 5
+    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text()
+    path.write_text(
+        text[: text.index("  - id: q-10-04")] + text[text.index("  - id: q-10-05") :], "utf-8"
+    )
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+
+    results = cohort_results(cohort=matrix_cohort, phase=Phase.objects.get(number=10))
+
+    items = {item.question.code: item for item in results.items}
+    assert "q-10-04" not in items
+    assert round(items["q-10-01"].item_rest, 4) == 0.1667
+    [phase] = results.reliabilities
+    assert (phase.learners, phase.questions, round(phase.alpha, 4)) == (5, 4, 0.1905)
