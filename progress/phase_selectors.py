@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from django.db import connection
 
-from quizzes.models import Phase, Question
+from quizzes.models import Phase, Question, QuestionRevision
 
 from .models import Draft, LearnerQuestion
 from .paging import page_href, page_of, question_href
@@ -103,6 +103,52 @@ def _phase_sql() -> str:
     quote = connection.ops.quote_name
     table = quote(Phase._meta.db_table)
     return f"SELECT * FROM {table} WHERE number = %s AND retired_at IS NULL"  # noqa: S608
+
+
+# Revisions are written once and never change, so a process keeps the ones it has
+# read, keyed by id and content hash (ids alone could name another revision in a
+# database made afresh, as the tests' are).
+_REVISIONS: dict[tuple[int, str], QuestionRevision] = {}
+_REVISIONS_MAX = 4096
+
+
+def question_to_answer(code: str) -> Question | None:
+    """The question `code` with its phase and current revision, as
+    `Question.objects.select_related("phase", "current_revision").get(code=code)` gives
+    it (None when there is none), for the answer: two one-row queries written once in
+    SQL and the revision from this process's map, instead of the ORM building a
+    three-table query on every answer (~0.4 ms)."""
+    found = list(Question.objects.raw(_question_sql(), [code]))
+    if not found:
+        return None
+    question = found[0]
+    question.phase = list(Phase.objects.raw(_phase_by_id_sql(), [question.phase_id]))[0]
+    if question.current_revision_id is not None:
+        key = (question.current_revision_id, question.current_hash)
+        revision = _REVISIONS.get(key)
+        if revision is None:
+            revision = QuestionRevision.objects.get(pk=question.current_revision_id)
+            if len(_REVISIONS) >= _REVISIONS_MAX:
+                _REVISIONS.clear()
+            _REVISIONS[key] = revision
+        question.current_revision = revision
+    return question
+
+
+@cache
+def _question_sql() -> str:
+    quote = connection.ops.quote_name
+    question, revision = quote(Question._meta.db_table), quote(QuestionRevision._meta.db_table)
+    return (
+        f"SELECT q.*, r.content_hash AS current_hash FROM {question} q "  # noqa: S608
+        f"LEFT JOIN {revision} r ON r.id = q.current_revision_id WHERE q.code = %s"
+    )
+
+
+@cache
+def _phase_by_id_sql() -> str:
+    table = connection.ops.quote_name(Phase._meta.db_table)
+    return f"SELECT * FROM {table} WHERE id = %s"  # noqa: S608
 
 
 class _Row(NamedTuple):

@@ -27,6 +27,7 @@ from .phase_selectors import (
     phase_overview,
     phase_page,
     question_page,
+    question_to_answer,
 )
 from .review_selectors import review_forecast, review_session, review_summary
 from .selectors import (
@@ -146,9 +147,9 @@ def _login_url(question: Question) -> str:
 @login_not_required  # an expired session is handled by the service: the answer is kept
 @require_POST
 def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
-    question = get_object_or_404(
-        Question.objects.select_related("phase", "current_revision"), code=code
-    )
+    question = question_to_answer(code)
+    if question is None:
+        raise Http404
     try:
         outcome = answer_submit(
             user=request.user,

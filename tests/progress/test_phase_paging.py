@@ -245,3 +245,47 @@ def test_active_phase_in_sql_is_the_active_phase_of_that_number(make_phase, lear
     assert active_phase(1).title_texts == Phase.objects.get(number=1).title_texts
     assert active_phase(2) is None and active_phase(3) is None
     assert learner_client.get("/phase/2/").status_code == 404
+
+
+def test_question_to_answer_is_the_question_with_its_phase_and_current_revision(
+    make_phase, tmp_path
+):
+    from io import StringIO
+
+    from django.core.management import call_command
+    from django.utils import timezone
+
+    from progress.phase_selectors import question_to_answer
+    from quizzes.models import Question
+
+    codes = make_phase(3)
+
+    def orm(code):
+        return Question.objects.select_related("phase", "current_revision").get(code=code)
+
+    for code in codes:
+        ours, django = question_to_answer(code), orm(code)
+        assert (ours.pk, ours.code, ours.position, ours.retired_at) == (
+            django.pk,
+            django.code,
+            django.position,
+            django.retired_at,
+        )
+        assert ours.phase == django.phase and ours.phase.number == django.phase.number
+        assert ours.current_revision == django.current_revision
+        assert ours.current_revision.options == django.current_revision.options
+    assert question_to_answer("q-nope") is None
+
+    Question.objects.filter(code=codes[1]).update(retired_at=timezone.now())
+    assert question_to_answer(codes[1]).is_retired
+
+    # An edit makes a new revision: the process's map must not answer with the old one.
+    free = Question.objects.filter(code__in=codes, current_revision__kind="free")[0].code
+    before = question_to_answer(free).current_revision
+    source = next((tmp_path / "generated").glob("*.yaml"))
+    source.write_text(source.read_text("utf-8").replace("zebraword", "quaggaword"), "utf-8")
+    call_command("import_quizzes", str(tmp_path / "generated"), stdout=StringIO())
+    edited = question_to_answer(free)
+    assert edited.current_revision != before
+    assert edited.current_revision == orm(free).current_revision
+    assert "quaggaword" in str(edited.current_revision.expected)
