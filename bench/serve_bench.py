@@ -101,12 +101,12 @@ def session_cookie(user, backend: str, store_class) -> str:
     return store.session_key
 
 
-def prepare(env: dict, learners: int):
+def prepare(env: dict, learners: int, *, answered_too: bool = True):
     """Migrate, import, collect static; make two sets of `learners` users with live
-    sessions: new learners, and learners who answered every question of phase PHASE
-    once. Returns (new users, their [(cookie header, csrf token)], the answered
-    learners' cookies, question QUESTION); each cookie header carries a portal
-    session and a bare-site session (database sessions)."""
+    sessions: new learners, and (with `answered_too`) learners who answered every
+    question of phase PHASE once. Returns (new users, their [(cookie header, csrf
+    token)], the answered learners' cookies, question QUESTION); each cookie header
+    carries a portal session and a bare-site session (database sessions)."""
     os.environ.update(env)
     manage = [PY, str(ROOT / "manage.py")]
     subprocess.run([*manage, "migrate", "-v0"], check=True, env=env)
@@ -144,7 +144,7 @@ def prepare(env: dict, learners: int):
         return users[:learners], cookies
 
     users, cookies = learners_with_cookies("bench")
-    answered, answered_cookies = learners_with_cookies("answered")
+    answered, answered_cookies = learners_with_cookies("answered") if answered_too else ([], [])
     phase_questions = Question.objects.active().filter(phase__number=PHASE)
     for n, user in enumerate(answered):
         for question in phase_questions.select_related("current_revision"):

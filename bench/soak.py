@@ -58,7 +58,7 @@ def main() -> int:
     args = parser.parse_args()
 
     env = production_env(Path(tempfile.mkdtemp(prefix="soak-")))
-    users, cookies, question = prepare(env, args.clients)
+    users, cookies, _answered, question = prepare(env, args.clients, answered_too=False)
     from django.db import connection
 
     from progress.models import Attempt
