@@ -1,12 +1,13 @@
 """Reads for a phase page: one page of question cards and the index of the whole phase.
 
 A phase may hold hundreds of questions, so the page renders `paging.page_size()` cards
-and, for the rest, only a light index (code and verdict per question). At most four
-queries whatever the counts: the index (which also says which questions have a
-standing or drafts), the standings and the drafts of the page's questions when it has
-any, and regrades only when a standing differs from its attempt's own grade. The
+and, for the rest, only a light index (code and verdict per question). A fixed number
+of queries whatever the counts: the index (which also says which questions have a
+standing or drafts); the standings of the page's questions when it has any (and the
+older revisions their latest attempts answered, when any did); their drafts when it
+has any; regrades only when a standing differs from its attempt's own grade. The
 page's questions and revisions come from a per-process cache keyed by the phase
-file's hash.
+file's hash (one query when it misses, or for a phase not read from a file).
 """
 
 from __future__ import annotations
@@ -106,9 +107,10 @@ def _phase_sql() -> str:
 
 
 # Revisions are written once and never change, so a process keeps the ones it has
-# read, keyed by id and content hash (ids alone could name another revision in a
-# database made afresh, as the tests' are).
-_REVISIONS: dict[tuple[int, str], QuestionRevision] = {}
+# read, keyed by question, id and content hash (ids alone could name another revision
+# in a database made afresh, as the tests' are; equal content can belong to two
+# questions).
+_REVISIONS: dict[tuple[int, int, str], QuestionRevision] = {}
 _REVISIONS_MAX = 4096
 
 
@@ -124,9 +126,9 @@ def question_to_answer(code: str) -> Question | None:
     question = found[0]
     question.phase = list(Phase.objects.raw(_phase_by_id_sql(), [question.phase_id]))[0]
     if question.current_revision_id is not None:
-        key = (question.current_revision_id, question.current_hash)
+        key = (question.pk, question.current_revision_id, question.current_hash)
         revision = _REVISIONS.get(key)
-        if revision is None:
+        if revision is None or revision.question_id != question.pk:
             revision = QuestionRevision.objects.get(pk=question.current_revision_id)
             if len(_REVISIONS) >= _REVISIONS_MAX:
                 _REVISIONS.clear()

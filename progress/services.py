@@ -402,7 +402,8 @@ def _phase_counts_add(attempt: Attempt) -> None:
     """Count a first answer into the learner's counts in the question's phase. One
     statement, so two first answers at once both count: it makes the row or adds to
     it, and leaves a retired question out, as a recount does."""
-    counts, questions = LearnerPhase._meta.db_table, Question._meta.db_table
+    quote = connection.ops.quote_name
+    counts, questions = quote(LearnerPhase._meta.db_table), quote(Question._meta.db_table)
     right = int(attempt.correct)
     with connection.cursor() as cursor:
         cursor.execute(

@@ -19,17 +19,21 @@ register = template.Library()
 
 CHOICES = "progress/_question.html#choices"
 HEAD = "progress/_question.html#card-head"
-VERSION = 2  # bump when a piece's markup changes
+VERSION = 3  # bump when a piece's markup changes
 _local: dict[tuple, str] = {}  # in front of the cache: a per-process map of the same
 _LOCAL_MAX = 4096
 
 
-def _piece(partial: str, name: str, revision, context: dict) -> str:
+def _piece(partial: str, name: str, code: str, revision, context: dict) -> str:
     """`partial` rendered with `context` (content only), once per revision and language."""
     key = (
         name,
         VERSION,
         RENDERER_VERSION,  # the texts' Markdown, with the libraries' versions
+        # The pieces print the question's code (heading, ids, labels); the content
+        # hash does not cover it, and ids can name other rows in a database made
+        # afresh, so both are part of the key.
+        code,
         revision.question_id,
         revision.pk,
         revision.content_hash,
@@ -52,7 +56,9 @@ def _piece(partial: str, name: str, revision, context: dict) -> str:
 def card_head(question):
     """The card's code, title and prompt, of the question's current revision."""
     revision = question.current_revision
-    return _piece(HEAD, "head", revision, {"question": question, "revision": revision})
+    return _piece(
+        HEAD, "head", question.code, revision, {"question": question, "revision": revision}
+    )
 
 
 @register.simple_tag
@@ -60,4 +66,6 @@ def choices_html(state, focus=False):
     """The options fieldset of `state`'s form: cached when it holds nothing but content."""
     if state.form_answer or state.error or focus:
         return get_template(CHOICES).render({"state": state, "focus": focus})
-    return _piece(CHOICES, "choices", state.revision, {"state": state, "focus": False})
+    return _piece(
+        CHOICES, "choices", state.question.code, state.revision, {"state": state, "focus": False}
+    )

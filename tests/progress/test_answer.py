@@ -356,8 +356,12 @@ def _feedback_section(html: str) -> str:
 
 @pytest.mark.parametrize("choice", [["A"], ["B"]])  # wrong (a review card is made), right
 def test_feedback_right_after_an_answer_is_what_the_phase_page_shows_next(
-    seeds_imported, post_answer, learner_client, choice
+    seeds_imported, post_answer, learner_client, learner, choice
 ):
+    from django.template.loader import render_to_string
+
+    from progress.selectors import question_state
+
     post_answer("q-10-02", choice=["A"])  # an earlier try: the standing exists
     post_answer("q-10-02", choice=["B"])
 
@@ -367,6 +371,16 @@ def test_feedback_right_after_an_answer_is_what_the_phase_page_shows_next(
     assert "3 tries" in fresh
     assert 'href="#q-10-03" data-next' in fresh
     assert _feedback_section(fresh) == _feedback_section(article(page, "q-10-02"))
+    # The schedule note, built from the card the answer wrote, is the one a read of the
+    # card gives (the phase page shows none).
+    question = Question.objects.select_related("phase", "current_revision").get(code="q-10-02")
+    read = question_state(learner=learner, question=question, with_card=True)
+    note = re.search(r'<p class="review-note">.*?</p>', fresh, re.S)
+    reread = render_to_string(
+        "progress/_question.html#question-body", {"state": read, "focus": True}
+    )
+    assert note is not None
+    assert note.group(0) == re.search(r'<p class="review-note">.*?</p>', reread, re.S).group(0)
 
 
 def test_htmx_answer_runs_fixed_queries(

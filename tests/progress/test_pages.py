@@ -314,3 +314,19 @@ def test_phase_page_follows_an_import_that_retires_a_question(seeds_imported, le
     call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
 
     assert 'id="q-10-05"' not in learner_client.get("/phase/10/").content.decode()
+
+
+def test_a_card_head_kept_per_revision_shows_its_own_questions_code(seeds_imported):
+    """The kept head prints the question's code, which the content hash does not
+    cover: two questions with the same revision ids and content (a database made
+    afresh under a running process) must not share it."""
+    from progress.templatetags.card_pieces import card_head
+
+    question = Question.objects.select_related("current_revision").get(code="q-10-01")
+    assert '<span class="q-code">q-10-01</span>' in card_head(question)
+
+    question.code = "q-99-01"  # same ids and content, another code
+
+    head = card_head(question)
+    assert '<h2 id="q-99-01-title"><span class="q-code">q-99-01</span>' in head
+    assert "q-10-01" not in head

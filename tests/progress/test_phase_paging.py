@@ -272,8 +272,14 @@ def test_question_to_answer_is_the_question_with_its_phase_and_current_revision(
             django.retired_at,
         )
         assert ours.phase == django.phase and ours.phase.number == django.phase.number
-        assert ours.current_revision == django.current_revision
-        assert ours.current_revision.options == django.current_revision.options
+        mine, theirs = ours.current_revision, django.current_revision
+        assert (mine.pk, mine.question_id, mine.content_hash, mine.number) == (
+            theirs.pk,
+            theirs.question_id,
+            theirs.content_hash,
+            theirs.number,
+        )
+        assert mine.options == theirs.options
     assert question_to_answer("q-nope") is None
 
     Question.objects.filter(code=codes[1]).update(retired_at=timezone.now())
@@ -289,3 +295,22 @@ def test_question_to_answer_is_the_question_with_its_phase_and_current_revision(
     assert edited.current_revision != before
     assert edited.current_revision == orm(free).current_revision
     assert "quaggaword" in str(edited.current_revision.expected)
+
+
+def test_a_kept_revision_never_answers_for_another_question(make_phase):
+    """Ids can name other rows in a database made afresh (the tests' are): a revision
+    kept for one question is not handed to another with the same ids and content."""
+    from progress import phase_selectors
+    from progress.phase_selectors import question_to_answer
+    from quizzes.models import Question
+
+    first, second = make_phase(2)[:2]
+    kept = question_to_answer(first).current_revision
+    other = Question.objects.get(code=second)
+    # What a process would hold after the database was made afresh under it.
+    key = (other.pk, other.current_revision_id, other.current_revision.content_hash)
+    phase_selectors._REVISIONS[key] = kept
+    try:
+        assert question_to_answer(second).current_revision.question_id == other.pk
+    finally:
+        phase_selectors._REVISIONS.pop(key, None)
