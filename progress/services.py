@@ -8,7 +8,6 @@ account, the login, the revision, retirement, the answer's shape); they raise a 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
@@ -18,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from portal.sql import one, statement
 from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import Question, QuestionRevision
@@ -283,7 +283,9 @@ def _attempt_store(
             standing = _standing_add(attempt)
             card = review_card_feed(attempt=attempt)
             with connection.cursor() as cursor:
-                cursor.execute(_sql("drafts_delete"), [learner.pk, revision.question_id])
+                cursor.execute(
+                    statement(_DRAFTS_DELETE, table=Draft), [learner.pk, revision.question_id]
+                )
     except IntegrityError:
         existing = Attempt.objects.filter(token=nonce, learner=learner).first()
         if existing is None:
@@ -334,7 +336,7 @@ def _standing_add(attempt: Attempt) -> LearnerQuestion:
     standing.ever_correct = standing.ever_correct or attempt.correct
     with connection.cursor() as cursor:
         cursor.execute(
-            _sql("standing_update"),
+            statement(_STANDING_UPDATE, table=LearnerQuestion),
             [
                 standing.attempts,
                 attempt.pk,
@@ -347,7 +349,7 @@ def _standing_add(attempt: Attempt) -> LearnerQuestion:
         )
         if latest_change or ever_change:
             cursor.execute(
-                _sql("phase_counts_move"),
+                statement(_COUNTS_MOVE, table=LearnerPhase, question=Question),
                 [latest_change, ever_change, attempt.learner_id, attempt.question_id],
             )
     return standing
@@ -357,66 +359,48 @@ def _standing_locked(attempt: Attempt) -> LearnerQuestion | None:
     """The learner's standing on the attempt's question, locked until the transaction
     ends where the database locks rows (PostgreSQL; on SQLite the transaction holds
     the whole database), or None before a first answer."""
-    found = LearnerQuestion.objects.raw(
-        _sql("standing_locked"), [attempt.learner_id, attempt.question_id]
+    return one(
+        LearnerQuestion,
+        "SELECT * FROM {table} WHERE learner_id = %s AND question_id = %s{lock}",
+        [attempt.learner_id, attempt.question_id],
     )
-    return next(iter(found), None)
 
 
-# The statements every answer runs, as SQL built once per process from the models'
-# names. The ORM took ~0.2 ms to build each of them on every answer, inside the write
-# transaction (which SQLite runs one at a time): several times what running them
-# costs. tests/progress/test_phase_totals.py and test_answer.py hold their results to
-# counts made from scratch.
-_STATEMENTS = {
-    "standing_locked": (
-        "SELECT * FROM {standing} WHERE learner_id = %s AND question_id = %s{lock}"
-    ),
-    "standing_update": (
-        "UPDATE {standing} SET attempts = %s, latest_attempt_id = %s, latest_correct = %s, "
-        "latest_score = %s, latest_pattern = %s, ever_correct = %s WHERE id = %s"
-    ),
-    # A retired question counts in no phase, as a recount leaves it out.
-    "phase_counts_move": (
-        "UPDATE {counts} SET latest_right = latest_right + %s, ever_right = ever_right + %s "
-        "WHERE learner_id = %s AND phase_id IN "
-        "(SELECT phase_id FROM {question} WHERE id = %s AND retired_at IS NULL)"
-    ),
-    "drafts_delete": "DELETE FROM {draft} WHERE learner_id = %s AND question_id = %s",
-}
-
-
-@cache
-def _sql(name: str) -> str:
-    quote = connection.ops.quote_name
-    return _STATEMENTS[name].format(
-        standing=quote(LearnerQuestion._meta.db_table),
-        counts=quote(LearnerPhase._meta.db_table),
-        question=quote(Question._meta.db_table),
-        draft=quote(Draft._meta.db_table),
-        lock=" FOR UPDATE" if connection.features.has_select_for_update else "",
-    )
+# The statements every answer runs, as SQL built once per process (`portal.sql`): the
+# ORM took ~0.2 ms to build each of them on every answer, inside the write transaction
+# (which SQLite runs one at a time), several times what running them costs.
+# tests/progress/test_phase_totals.py and test_answer.py hold their results to counts
+# made from scratch.
+_STANDING_UPDATE = (
+    "UPDATE {table} SET attempts = %s, latest_attempt_id = %s, latest_correct = %s, "
+    "latest_score = %s, latest_pattern = %s, ever_correct = %s WHERE id = %s"
+)
+# A retired question counts in no phase, as a recount leaves it out.
+_COUNTS_MOVE = (
+    "UPDATE {table} SET latest_right = latest_right + %s, ever_right = ever_right + %s "
+    "WHERE learner_id = %s AND phase_id IN "
+    "(SELECT phase_id FROM {question} WHERE id = %s AND retired_at IS NULL)"
+)
+# A first answer makes the row or adds to it in one statement, so two at once both count.
+_COUNTS_ADD = (
+    "INSERT INTO {table} "
+    "(learner_id, phase_id, answered, first_right, latest_right, ever_right) "
+    "SELECT %s, phase_id, 1, %s, %s, %s FROM {question} WHERE id = %s AND retired_at IS NULL "
+    "ON CONFLICT (learner_id, phase_id) DO UPDATE SET answered = {table}.answered + 1, "
+    "first_right = {table}.first_right + excluded.first_right, "
+    "latest_right = {table}.latest_right + excluded.latest_right, "
+    "ever_right = {table}.ever_right + excluded.ever_right"
+)
+_DRAFTS_DELETE = "DELETE FROM {table} WHERE learner_id = %s AND question_id = %s"
 
 
 def _phase_counts_add(attempt: Attempt) -> None:
-    """Count a first answer into the learner's counts in the question's phase. One
-    statement, so two first answers at once both count: it makes the row or adds to
-    it, and leaves a retired question out, as a recount does."""
-    quote = connection.ops.quote_name
-    counts, questions = quote(LearnerPhase._meta.db_table), quote(Question._meta.db_table)
+    """Count a first answer into the learner's counts in the question's phase, leaving
+    a retired question out, as a recount does."""
     right = int(attempt.correct)
     with connection.cursor() as cursor:
         cursor.execute(
-            # Table names are the models' own; the values are passed apart as params.
-            f"INSERT INTO {counts} "  # noqa: S608
-            "(learner_id, phase_id, answered, first_right, latest_right, ever_right) "
-            f"SELECT %s, phase_id, 1, %s, %s, %s FROM {questions} "
-            "WHERE id = %s AND retired_at IS NULL "
-            "ON CONFLICT (learner_id, phase_id) DO UPDATE SET "
-            f"answered = {counts}.answered + 1, "
-            f"first_right = {counts}.first_right + excluded.first_right, "
-            f"latest_right = {counts}.latest_right + excluded.latest_right, "
-            f"ever_right = {counts}.ever_right + excluded.ever_right",
+            statement(_COUNTS_ADD, table=LearnerPhase, question=Question),
             [attempt.learner_id, right, right, right, attempt.question_id],
         )
 
