@@ -3,8 +3,8 @@
 A card's head (its code, title and prompt) and an unanswered choice question's options
 (the fieldset: keys, texts, inputs) depend on nothing but the question's code, the
 revision and the language, so they are rendered once per revision and language and
-kept in Django's cache. Nothing here ever holds learner input, a token or a CSRF value: with a draft, an
-error or focus, the fieldset is rendered for the request.
+kept in Django's cache. Nothing here ever holds learner input, a token or a CSRF
+value: with a draft, an error or focus, the fieldset is rendered for the request.
 """
 
 from django import template
