@@ -330,3 +330,49 @@ def test_a_card_head_kept_per_revision_shows_its_own_questions_code(seeds_import
     head = card_head(question)
     assert '<h2 id="q-99-01-title"><span class="q-code">q-99-01</span>' in head
     assert "q-10-01" not in head
+
+
+def test_kept_forms_carry_this_requests_token_and_csrf_value(seeds_imported):
+    """Untouched forms are kept per revision with markers for the token and the CSRF
+    value: each learner's page gets its own, and a form posted as the browser would
+    (CSRF checks on, no header) is accepted."""
+    from django.test import Client
+
+    from progress.models import Attempt
+    from tests.html import form_token
+
+    pages, tokens = {}, {}
+    for name in ("ana", "bea"):
+        client = Client(enforce_csrf_checks=True)
+        client.force_login(UserFactory(username=name))
+        html = client.get("/phase/10/").content.decode()
+        pages[name], tokens[name] = (client, html), form_token(html, "q-10-01")
+        assert "\x00" not in html
+    assert tokens["ana"] != tokens["bea"]
+    assert tokens["ana"] not in pages["bea"][1]
+
+    client, html = pages["bea"]
+    card = article(html, "q-10-01")
+    csrf = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', card).group(1)
+    response = client.post(
+        "/question/q-10-01/answer/",
+        {"csrfmiddlewaretoken": csrf, "token": tokens["bea"], "choice": "B"},
+    )
+
+    assert response.status_code == 302
+    assert Attempt.objects.get().learner.username == "bea"
+
+
+def test_a_form_with_a_draft_is_rendered_for_its_learner_not_kept(seeds_imported, client):
+    from progress.services import draft_save
+
+    ana = UserFactory(username="ana")
+    question = Question.objects.get(code="q-10-03")  # free text
+    client.force_login(ana)
+    client.get("/phase/10/")  # the untouched form is kept
+    draft_save(learner_id=ana.pk, question_id=question.pk, answer={"text": "my <own> words"})
+
+    card = article(client.get("/phase/10/").content.decode(), "q-10-03")
+
+    assert "my &lt;own&gt; words</textarea>" in card
+    assert "Your unsent answer was kept" in card
