@@ -28,3 +28,34 @@ def test_one_reads_the_first_instance_or_none(seeds_imported):
     assert phase == Phase.objects.get(number=10)
     assert phase.title_texts == Phase.objects.get(number=10).title_texts
     assert one(Phase, "SELECT * FROM {table} WHERE number = %s", [999]) is None
+
+
+def test_one_converts_every_kind_of_field_as_the_orm_does(seeds_imported):
+    """Dates, booleans, JSON, decimals-as-floats and nulls come back as the ORM's own
+    read gives them, and a column that is no field is kept as an attribute."""
+    from progress.models import Attempt
+    from progress.services import attempt_record
+    from tests.factories import UserFactory
+
+    question = Question.objects.get(code="q-10-01")
+    attempt_record(
+        learner=UserFactory(),
+        revision=question.current_revision,
+        nonce="n-1",
+        answer={"keys": ["B"]},
+        language="en",
+    )
+    expected = Attempt.objects.get()
+
+    read = one(Attempt, "SELECT *, 41 + 1 AS extra FROM {table} WHERE {pk} = %s", [expected.pk])
+
+    for field in Attempt._meta.concrete_fields:
+        assert getattr(read, field.attname) == getattr(expected, field.attname), field.name
+        assert type(getattr(read, field.attname)) is type(getattr(expected, field.attname))
+    assert read.extra == 42
+    assert read._state.adding is False and read._state.db == "default"
+
+
+def test_one_refuses_a_statement_without_the_primary_key(seeds_imported):
+    with pytest.raises(ValueError, match="primary key"):
+        one(Phase, "SELECT number FROM {table}", [])
