@@ -28,6 +28,40 @@ def statement(template: str, using: str = DEFAULT_DB_ALIAS, **models) -> str:
     )
 
 
+def insert(instance, *, using: str = DEFAULT_DB_ALIAS) -> None:
+    """`instance.save()` for a new row whose primary key the database assigns, with
+    the INSERT built once per model and database: the ORM spent ~0.16 ms building it
+    on every answer, inside the write transaction. Values are prepared by each field
+    as the ORM prepares them (defaults, `pre_save`, JSON, dates). It calls no `save()`
+    override and sends no `pre_save`/`post_save` signal, so it is for models nothing
+    listens to (tests/portal/test_sql.py checks the models it is used for)."""
+    sql, fields = _insert_statement(type(instance), using)
+    connection = connections[using]
+    params = [
+        field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        instance.pk = cursor.fetchone()[0]
+    instance._state.adding, instance._state.db = False, using
+
+
+@lru_cache(maxsize=64)
+def _insert_statement(model, using: str) -> tuple[str, tuple]:
+    connection = connections[using]
+    if not model._meta.pk.db_returning or not connection.features.can_return_columns_from_insert:
+        raise ValueError(f"{model.__name__}: the database must assign and return its key")
+    quote = connection.ops.quote_name
+    fields = tuple(field for field in model._meta.concrete_fields if not field.primary_key)
+    sql = "INSERT INTO {} ({}) VALUES ({}) RETURNING {}".format(  # noqa: S608 - quoted names
+        quote(model._meta.db_table),
+        ", ".join(quote(field.column) for field in fields),
+        ", ".join(["%s"] * len(fields)),
+        quote(model._meta.pk.column),
+    )
+    return sql, fields
+
+
 def one(model, template: str, params, *, using: str = DEFAULT_DB_ALIAS, **models):
     """The first `model` instance the statement reads, or None. Fields come back
     converted as the ORM's would (Django's `raw()` does the same per call: ~60 µs of

@@ -17,7 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from portal.sql import one, statement
+from portal.sql import insert, one, statement
 from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import Question, QuestionRevision
@@ -279,7 +279,7 @@ def _attempt_store(
     )
     try:
         with transaction.atomic():
-            attempt.save()
+            insert(attempt)  # attempt.save(), its INSERT built once (no signals)
             standing = _standing_add(attempt)
             card = review_card_feed(attempt=attempt)
             with connection.cursor() as cursor:

@@ -59,3 +59,69 @@ def test_one_converts_every_kind_of_field_as_the_orm_does(seeds_imported):
 def test_one_refuses_a_statement_without_the_primary_key(seeds_imported):
     with pytest.raises(ValueError, match="primary key"):
         one(Phase, "SELECT number FROM {table}", [])
+
+
+def _attempt(learner, question, token):
+    from progress.models import Attempt
+
+    return Attempt(
+        learner=learner,
+        question=question,
+        revision=question.current_revision,
+        token=token,
+        answer={"keys": ["A", "C"]},
+        correct=False,
+        score=0.25,
+        partial=0.5,
+        feedback={"right_picks": ["A"], "wrong_picks": ["C"]},
+        pattern="AC",
+        language="es",
+    )
+
+
+def test_insert_stores_what_save_stores_and_the_key_the_database_gave(seeds_imported):
+    from portal.sql import insert
+    from progress.models import Attempt
+    from tests.factories import UserFactory
+
+    learner, question = UserFactory(), Question.objects.get(code="q-10-01")
+    saved = _attempt(learner, question, "by-save")
+    saved.save()
+    inserted = _attempt(learner, question, "by-insert")
+
+    insert(inserted)
+
+    assert inserted.pk is not None and inserted.pk != saved.pk
+    assert inserted._state.adding is False and inserted._state.db == "default"
+    stored, expected = Attempt.objects.get(pk=inserted.pk), Attempt.objects.get(pk=saved.pk)
+    for field in Attempt._meta.concrete_fields:
+        if field.name not in ("id", "token", "created_at"):
+            assert getattr(stored, field.attname) == getattr(expected, field.attname), field.name
+    assert stored.created_at == inserted.created_at
+
+
+def test_insert_refuses_a_repeated_unique_value_and_writes_nothing(seeds_imported):
+    from django.db import IntegrityError, transaction
+
+    from portal.sql import insert
+    from progress.models import Attempt
+    from tests.factories import UserFactory
+
+    learner, question = UserFactory(), Question.objects.get(code="q-10-01")
+    insert(_attempt(learner, question, "once"))
+
+    with pytest.raises(IntegrityError), transaction.atomic():
+        insert(_attempt(learner, question, "once"))
+
+    assert Attempt.objects.count() == 1
+
+
+def test_nothing_listens_to_the_saves_insert_skips():
+    """insert() sends no save signals: a receiver added for these models would miss
+    every answer, so this fails first."""
+    from django.db.models.signals import post_save, pre_save
+
+    from progress.models import Attempt
+
+    for model in (Attempt,):
+        assert not pre_save.has_listeners(model) and not post_save.has_listeners(model)
