@@ -3,12 +3,14 @@
 A card's head (its code, title and prompt), an unanswered choice question's options
 (the fieldset: keys, texts, inputs) and an untouched answer form depend on nothing but
 the question's code, the revision and the language, so they are rendered once per
-revision and language and kept in Django's cache. Nothing kept ever holds learner
-input, a token or a CSRF value: the form is kept with markers where its submission
-token and CSRF value go, filled in for each request; with a draft, an error or focus
-it is rendered for the request.
+revision and language and kept in Django's cache. A choice answer's feedback list
+depends besides only on the grading key and the picked option keys, and is kept per
+those too. Nothing kept ever holds free text a learner typed, a token or a CSRF value:
+the form is kept with markers where its submission token and CSRF value go, filled in
+for each request; with a draft, an error or focus it is rendered for the request.
 """
 
+import hashlib
 import secrets
 from copy import copy
 
@@ -24,6 +26,7 @@ from quizzes.markup import RENDERER_VERSION
 register = template.Library()
 
 CHOICES = "progress/_question.html#choices"
+CHOICE_RESULT = "progress/_question.html#choice-result"
 FORM = "progress/_question.html#question-form"
 HEAD = "progress/_question.html#card-head"
 VERSION = 4  # bump when a piece's markup changes
@@ -54,7 +57,8 @@ def _piece(partial: str, name: str, code: str, revision, context: dict, *extra) 
     )
     html = _local.get(key)
     if html is None:
-        cache_key = ":".join(str(part) for part in key)
+        # A digest: the parts hold what a cache backend may refuse in a key (spaces).
+        cache_key = f"card-piece:{hashlib.blake2b(repr(key).encode(), digest_size=16).hexdigest()}"
         html = cache.get(cache_key)
         if html is None:
             html = get_template(partial).render(context)
@@ -107,4 +111,27 @@ def answer_form(context, state, focus=False):
     )
     return mark_safe(  # noqa: S308 - the kept form, and two escaped values
         html.replace(_TOKEN, escape(state.token)).replace(_CSRF, escape(str(csrf)))
+    )
+
+
+@register.simple_tag
+def choice_result(state):
+    """A choice question's feedback list (each option with its text, whether it was
+    picked and whether it is right) and a multiple-answer question's partial score.
+    They follow from the revision answered, the key that graded it and the picked keys
+    (option keys of that revision, never free text), so they are kept per those and
+    the language: ~0.25 ms of template work a card."""
+    attempt, graded, parts = state.latest, state.graded_revision, state.partial_parts
+    return _piece(
+        CHOICE_RESULT,
+        "result",
+        state.question.code,
+        attempt.revision,
+        {"state": state, "revision": attempt.revision},
+        graded.pk,
+        graded.content_hash,
+        tuple(attempt.keys),
+        state.partial,
+        parts["right"],
+        parts["wrong"],
     )

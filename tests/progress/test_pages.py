@@ -376,3 +376,27 @@ def test_a_form_with_a_draft_is_rendered_for_its_learner_not_kept(seeds_imported
 
     assert "my &lt;own&gt; words</textarea>" in card
     assert "Your unsent answer was kept" in card
+
+
+def test_kept_feedback_lists_show_each_learner_their_own_picks(seeds_imported, client):
+    """q-10-02 takes several answers: each learner's list and partial score follow
+    their own picks, whoever's page filled the kept piece first."""
+    ana, bea = UserFactory(username="ana"), UserFactory(username="bea")
+    answer(ana, "q-10-02", keys=["A", "D"])
+    answer(bea, "q-10-02", keys=["A"])
+    pages = {}
+    for learner in (ana, bea, ana):
+        client.force_login(learner)
+        pages[learner.username] = " ".join(
+            article(client.get("/phase/10/").content.decode(), "q-10-02").split()
+        )
+
+    picked = {
+        name: re.findall(r'<li class="(?:right|wrong)-pick"><span class="key">(\w)\.', page)
+        for name, page in pages.items()
+    }
+    assert picked == {"ana": ["A", "D"], "bea": ["A"]}
+    assert pages["ana"].count("Partial score") == 1 and pages["bea"].count("Partial score") == 1
+    assert re.search(r"Partial score: (\d+%)", pages["ana"]).group(1) != re.search(
+        r"Partial score: (\d+%)", pages["bea"]
+    ).group(1)

@@ -106,3 +106,33 @@ def test_free_feedback_after_a_key_regrade_reads_the_new_key(
     assert "Expected mentions (2 of 2 needed):" in card
     assert "missed: identity / identidad" in card
     assert "missed: warmup / calentamiento" in card
+
+
+def test_a_card_seen_before_a_regrade_shows_the_new_key_after_it(seeds_imported, learner):
+    """The feedback list is kept per revision, grading key and picks: the page seen
+    before the regrade must not be what the page shows after it."""
+    from django.test import Client
+
+    client = Client()
+    client.force_login(learner)
+    answer(learner, "q-10-01", keys=["B"])
+    before = _text(client.get("/phase/10/"))
+    assert "your pick, right" in before[before.index('id="q-10-01"') :]
+
+    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text().replace(
+        "equivalente a fp32\n        correct: true\n", "equivalente a fp32\n", 1
+    )
+    text = text.replace(
+        "dando valores de gradiente más precisos\n",
+        "dando valores de gradiente más precisos\n        correct: true\n",
+        1,
+    )
+    path.write_text(text, "utf-8")
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+    call_command("regrade", "q-10-01", stdout=StringIO())
+    html = _text(client.get("/phase/10/"))
+    card = html[html.index('id="q-10-01"') : html.index('id="q-10-02"')]
+
+    assert "your pick, wrong" in card and "your pick, right" not in card
+    assert "the right answer" in card
