@@ -15,7 +15,12 @@ pytestmark = pytest.mark.django_db
 def regraded_wrong(seeds_imported, learner):
     """ana answered q-10-01 right; the key moves from B to A and the regrade runs."""
     answer(learner, "q-10-01", keys=["B"])
-    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    _key_moved_and_regraded(seeds_imported)
+
+
+def _key_moved_and_regraded(folder) -> None:
+    """q-10-01's right option moves from B to A in the file; import, then regrade."""
+    path = folder / "phase-10-init-norm-residuals.yaml"
     text = path.read_text().replace(
         "equivalente a fp32\n        correct: true\n", "equivalente a fp32\n", 1
     )
@@ -25,7 +30,7 @@ def regraded_wrong(seeds_imported, learner):
         1,
     )
     path.write_text(text, "utf-8")
-    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+    call_command("import_quizzes", str(folder), stdout=StringIO())
     call_command("regrade", "q-10-01", stdout=StringIO())
 
 
@@ -119,18 +124,7 @@ def test_a_card_seen_before_a_regrade_shows_the_new_key_after_it(seeds_imported,
     before = _text(client.get("/phase/10/"))
     assert "your pick, right" in before[before.index('id="q-10-01"') :]
 
-    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
-    text = path.read_text().replace(
-        "equivalente a fp32\n        correct: true\n", "equivalente a fp32\n", 1
-    )
-    text = text.replace(
-        "dando valores de gradiente más precisos\n",
-        "dando valores de gradiente más precisos\n        correct: true\n",
-        1,
-    )
-    path.write_text(text, "utf-8")
-    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
-    call_command("regrade", "q-10-01", stdout=StringIO())
+    _key_moved_and_regraded(seeds_imported)
     html = _text(client.get("/phase/10/"))
     card = html[html.index('id="q-10-01"') : html.index('id="q-10-02"')]
 
