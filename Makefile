@@ -46,7 +46,7 @@ lint: $(VENV)/.installed-dev
 	DJANGO_SETTINGS_MODULE=portal.settings.test $(MANAGE) export_mirrors --check
 
 # Production-like serving: production settings, static files collected for whitenoise,
-# gunicorn with 2 × CPUs + 1 workers of 4 threads (gunicorn.conf.py: gthread, access
+# gunicorn with 2 × CPUs + 1 workers of 2 threads (gunicorn.conf.py: gthread, access
 # log without one-time tokens). Needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS
 # (and DATABASE_URL for PostgreSQL); see the README's "Deploying".
 PROD := DJANGO_SETTINGS_MODULE=portal.settings.production
