@@ -35,6 +35,8 @@ def insert(instance, *, using: str = DEFAULT_DB_ALIAS) -> None:
     as the ORM prepares them (defaults, `pre_save`, JSON, dates). It calls no `save()`
     override and sends no `pre_save`/`post_save` signal, so it is for models nothing
     listens to (tests/portal/test_sql.py checks the models it is used for)."""
+    if not instance._state.adding or instance.pk is not None:
+        raise ValueError("insert() writes new rows only, with the key the database gives")
     sql, fields = _insert_statement(type(instance), using)
     connection = connections[using]
     params = [
@@ -69,13 +71,14 @@ def one(model, template: str, params, *, using: str = DEFAULT_DB_ALIAS, **models
     column that is no field of `model` is set as an attribute, as `raw()` does."""
     sql = statement(template, using, table=model, **models)
     connection = connections[using]
+    adapt = connection.ops.adapt_unknown_value  # as raw() adapts them (dates, decimals)
     with connection.cursor() as cursor:
-        cursor.execute(sql, params)
+        cursor.execute(sql, [adapt(value) for value in params])
         row = cursor.fetchone()
         if row is None:
             return None
         reader = _reader(model, using, tuple(column[0] for column in cursor.description))
-    return reader(row)
+    return reader(row, connection)
 
 
 @lru_cache(maxsize=256)
@@ -84,8 +87,11 @@ def _reader(model, using: str, columns: tuple[str, ...]):
     and database converters, worked out once per model, database and columns."""
     connection = connections[using]
     by_column = {field.column: field for field in model._meta.concrete_fields}
-    fields, extras = [], []
+    fields, extras, seen = [], [], set()
     for position, column in enumerate(columns):
+        if column in seen:
+            continue  # a repeated column: the first one counts, as in raw()
+        seen.add(column)
         field = by_column.get(column)
         if field is None:
             extras.append((column, position))
@@ -98,7 +104,9 @@ def _reader(model, using: str, columns: tuple[str, ...]):
     fields.sort(key=lambda entry: model._meta.concrete_fields.index(entry[0]))
     names = [entry[0].attname for entry in fields]
 
-    def read(row):
+    # The converters are the first connection's; they read only settings (the time
+    # zone), the same for every thread's connection, which is passed to them.
+    def read(row, connection):
         values = []
         for _, position, col, converters in fields:
             value = row[position]

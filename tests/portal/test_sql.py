@@ -125,3 +125,33 @@ def test_nothing_listens_to_the_saves_insert_skips():
 
     for model in (Attempt,):
         assert not pre_save.has_listeners(model) and not post_save.has_listeners(model)
+
+
+def test_one_reads_a_repeated_column_once_and_adapts_its_parameters(seeds_imported):
+    """As raw() does: the first of two like-named columns counts, and an aware
+    datetime parameter is adapted, so it compares with stored dates on SQLite too."""
+    from progress.models import Attempt
+    from tests.factories import UserFactory
+
+    attempt = _attempt(UserFactory(), Question.objects.get(code="q-10-01"), "t-1")
+    attempt.save()
+
+    read = one(
+        Attempt,
+        "SELECT *, 'other' AS pattern FROM {table} WHERE created_at >= %s",
+        [attempt.created_at],
+    )
+
+    assert read is not None and read.pk == attempt.pk
+    assert read.pattern == "AC" and read.created_at == attempt.created_at
+
+
+def test_insert_refuses_a_row_already_stored(seeds_imported):
+    from portal.sql import insert
+    from tests.factories import UserFactory
+
+    attempt = _attempt(UserFactory(), Question.objects.get(code="q-10-01"), "t-1")
+    attempt.save()
+
+    with pytest.raises(ValueError, match="new rows only"):
+        insert(attempt)
