@@ -400,3 +400,23 @@ def test_kept_feedback_lists_show_each_learner_their_own_picks(seeds_imported, c
     assert re.search(r"Partial score: (\d+%)", pages["ana"]).group(1) != re.search(
         r"Partial score: (\d+%)", pages["bea"]
     ).group(1)
+
+
+def test_kept_form_markers_are_the_same_in_every_process():
+    """A form kept in a cache that workers share is filled in by whichever worker
+    serves it: its markers must not depend on the process that rendered it."""
+    import subprocess
+    import sys
+
+    from progress.templatetags import card_pieces
+
+    code = (
+        "import django; django.setup(); "
+        "from progress.templatetags import card_pieces as c; print(repr((c._TOKEN, c._CSRF)))"
+    )
+    other = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+    assert other == repr((card_pieces._TOKEN, card_pieces._CSRF))
+    assert "\x00" in card_pieces._TOKEN and "\x00" in card_pieces._CSRF
