@@ -120,6 +120,8 @@ def phase_detail(request: HtmxHttpRequest, number: int) -> HttpResponse:
     errors = request.session.pop(FORM_ERRORS, None) or {}
     for state in page.states:
         state.error = errors.get(state.question.code, "")
+        if state.question.code == again:
+            _prefill_previous(state)
     return render(
         request, "progress/phase.html", {"phase": phase, "page": page, "states": page.states}
     )
@@ -133,10 +135,15 @@ def question_form(request: HtmxHttpRequest, code: str) -> HttpResponse:
         return redirect(again_href(phase_number=question.phase.number, code=code))
     state = question_state(learner=request.user, question=question, with_drafts=True)
     _show_form(request, state)
-    if state.latest is not None and state.latest.text and not state.form_answer:
-        # Answering a free question again starts from the previous answer.
-        state.prefill = {"text": state.latest.text}
+    _prefill_previous(state)
     return render(request, f"{CARD}#question-body", {"state": state, "focus": True})
+
+
+def _prefill_previous(state: QuestionState) -> None:
+    """Answering a free question again starts from the previous answer (with htmx and
+    without), unless a draft or something kept fills the form."""
+    if state.latest is not None and state.latest.text and not state.form_answer:
+        state.prefill = {"text": state.latest.text}
 
 
 def _login_url(question: Question) -> str:
@@ -172,7 +179,9 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if not request.htmx:
         if outcome.created and attempt_was_review(attempt=outcome.attempt):
             reviews_due_reviewed(request.session)
-        return redirect(reverse("progress:reviews") if in_reviews else _question_url(question))
+        if in_reviews:  # the reviews page shows this answer's feedback, then goes on
+            return redirect(f"{reverse('progress:reviews')}?{urlencode({'answered': code})}")
+        return redirect(_question_url(question))
     # The phase page's status line, Continue and index follow the answer too; the
     # index also gives the feedback its "Next question".
     page = None
@@ -256,8 +265,24 @@ def my_progress(request: HtmxHttpRequest) -> HttpResponse:
 
 @require_GET
 def reviews(request: HtmxHttpRequest) -> HttpResponse:
-    """Today's reviews as a session: one due card at a time, then a summary."""
+    """Today's reviews as a session: one due card at a time, then a summary. With
+    `?answered=CODE` (where an answer sent without htmx lands), the feedback of the
+    learner's latest answer to CODE first, as htmx swaps it in, with "Next review"."""
+    answered = _reviewed_state(request, request.GET.get("answered"))
     session = review_session(learner=request.user)
-    if session.state is not None:
+    if session.state is not None and answered is None:
         _show_form(request, session.state)
-    return render(request, "progress/reviews.html", {"session": session})
+    return render(request, "progress/reviews.html", {"session": session, "answered": answered})
+
+
+def _reviewed_state(request: HtmxHttpRequest, code: str | None) -> QuestionState | None:
+    if not code:
+        return None
+    question = Question.objects.active().select_related("phase").filter(code=code).first()
+    if question is None:
+        return None
+    state = question_state(learner=request.user, question=question, with_card=True)
+    if state.latest is None:  # never answered: nothing to show, and no key to reveal
+        return None
+    state.context, state.next_code = "reviews", None
+    return state

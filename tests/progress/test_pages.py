@@ -420,3 +420,13 @@ def test_kept_form_markers_are_the_same_in_every_process():
 
     assert other == repr((card_pieces._TOKEN, card_pieces._CSRF))
     assert "\x00" in card_pieces._TOKEN and "\x00" in card_pieces._CSRF
+
+
+def test_answer_again_without_javascript_starts_from_the_previous_free_answer(
+    seeds_imported, learner_client, learner
+):
+    answer(learner, "q-10-03", text="the residual <stream> adds")
+
+    card = article(learner_client.get("/phase/10/?again=q-10-03").content.decode(), "q-10-03")
+
+    assert "the residual &lt;stream&gt; adds</textarea>" in card

@@ -248,3 +248,39 @@ def test_two_first_wrong_answers_at_once_make_one_card_and_keep_both_attempts(
 
     assert Attempt.objects.count() == 2
     assert ReviewCard.objects.count() == 1
+
+
+def test_a_review_answered_without_javascript_shows_its_feedback_then_goes_on(
+    seeds_imported, learner_client, learner
+):
+    """Without htmx the answer redirects to the reviews page, which shows the verdict
+    and when the card comes back, as the htmx swap does, before the next card."""
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-04", keys=["A"])
+        answer(learner, "q-10-01", keys=["A"])
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        page = get(learner_client, learner, "/reviews/").content.decode()
+        response = learner_client.post(
+            "/question/q-10-04/answer/",
+            {"token": form_token(page, "q-10-04"), "choice": ["B"], "context": "reviews"},
+        )
+        landed = " ".join(learner_client.get(response["Location"]).content.decode().split())
+        following = learner_client.get("/reviews/").content.decode()
+
+    assert response.status_code == 302
+    assert response["Location"] == "/reviews/?answered=q-10-04"
+    assert 'id="q-10-04"' in landed and 'id="q-10-01"' not in landed
+    assert "✓</span> Right </h3>" in landed and "Next review in" in landed
+    assert '<a class="button" href="/reviews/" data-next' in landed
+    assert 'name="token"' not in landed  # the feedback, not the next form
+    assert "Review 2 of 2" in following and 'id="q-10-01"' in following
+
+
+@pytest.mark.parametrize("code", ["q-10-02", "q-nope", ""])
+def test_the_reviews_page_shows_no_feedback_for_a_question_never_answered(
+    seeds_imported, learner_client, learner, code
+):
+    html = learner_client.get(f"/reviews/?answered={code}").content.decode()
+
+    assert "feedback" not in html and "Explanation" not in html
+    assert "Nothing to review" in html
