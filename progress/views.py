@@ -196,7 +196,7 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if reviewed:
         reviews_due_reviewed(request.session)
     if in_reviews:
-        state.context, state.next_code = "reviews", None
+        _in_reviews(state)
     # The swapped-in feedback takes focus (htmx honours autofocus), so keyboard and
     # screen-reader users land on the result; after a review the header's due count
     # follows along. One template renders the feedback and the out-of-band pieces.
@@ -269,10 +269,12 @@ def reviews(request: HtmxHttpRequest) -> HttpResponse:
     `?answered=CODE` (where an answer sent without htmx lands), the feedback of the
     learner's latest answer to CODE first, as htmx swaps it in, with "Next review"."""
     answered = _reviewed_state(request, request.GET.get("answered"))
+    if answered is not None:  # its feedback only: the session is read on "Next review"
+        return render(request, "progress/reviews.html", {"answered": answered})
     session = review_session(learner=request.user)
-    if session.state is not None and answered is None:
+    if session.state is not None:
         _show_form(request, session.state)
-    return render(request, "progress/reviews.html", {"session": session, "answered": answered})
+    return render(request, "progress/reviews.html", {"session": session})
 
 
 def _reviewed_state(request: HtmxHttpRequest, code: str | None) -> QuestionState | None:
@@ -284,5 +286,10 @@ def _reviewed_state(request: HtmxHttpRequest, code: str | None) -> QuestionState
     state = question_state(learner=request.user, question=question, with_card=True)
     if state.latest is None:  # never answered: nothing to show, and no key to reveal
         return None
-    state.context, state.next_code = "reviews", None
+    _in_reviews(state)
     return state
+
+
+def _in_reviews(state: QuestionState) -> None:
+    """Feedback shown on the reviews page: its "next" is the next due card."""
+    state.context, state.next_code = "reviews", None
