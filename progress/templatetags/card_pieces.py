@@ -95,7 +95,7 @@ def answer_form(context, state, focus=False):
     revision, language, tries and context, with this request's token and CSRF value
     put in; on a phase page of five questions that spares ~0.7 ms of template work."""
     csrf = context.get("csrf_token")
-    plain = not (state.form_answer or state.error or state.kept or state.draft or focus)
+    plain = not (state.form_answer or state.error or focus)  # form_answer: kept, draft
     if not plain or not csrf or str(csrf) == "NOTPROVIDED":
         return get_template(FORM).render({"state": state, "focus": focus, "csrf_token": csrf})
     marked = copy(state)
