@@ -9,7 +9,7 @@ tests/portal/test_sessions.py holds it to the stock store's behaviour.
 """
 
 from django.contrib.sessions.backends import db
-from django.db import connections, router
+from django.db import router
 from django.utils import timezone
 
 from portal.sql import one
@@ -17,13 +17,11 @@ from portal.sql import one
 
 class SessionStore(db.SessionStore):
     def _get_session_from_db(self):
-        alias = router.db_for_read(self.model)
-        now = connections[alias].ops.adapt_datetimefield_value(timezone.now())
-        found = one(
+        found = one(  # one() adapts the moment for the database, as the ORM does
             self.model,
             "SELECT * FROM {table} WHERE session_key = %s AND expire_date > %s",
-            [self.session_key, now],
-            using=alias,
+            [self.session_key, timezone.now()],
+            using=router.db_for_read(self.model),
         )
         if found is None:
             self._session_key = None
