@@ -22,6 +22,25 @@ def get(client, learner, url):
     return client.get(url)
 
 
+def review_answered(client, learner, headers=None):
+    """Two cards due a day after wrong answers (q-10-04 first); the first reviewed
+    right on the reviews page. Returns the answer's response and the reviews page that
+    follows it, both read on that day."""
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-04", keys=["A"])
+        answer(learner, "q-10-01", keys=["A"])
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        page = get(client, learner, "/reviews/").content.decode()
+        response = client.post(
+            "/question/q-10-04/answer/",
+            {"token": form_token(page, "q-10-04"), "choice": ["B"], "context": "reviews"},
+            headers=headers,
+        )
+        landed = client.get(response["Location"]) if response.status_code == 302 else None
+        following = client.get("/reviews/").content.decode()
+    return response, landed, following
+
+
 def queue(client, learner) -> list[str]:
     html = get(client, learner, "/reviews/").content.decode()
     return [
@@ -112,18 +131,8 @@ def test_reviews_page_orders_oldest_due_first_and_says_when_next(
 def test_review_session_answer_says_when_next_updates_badge_and_moves_on(
     seeds_imported, learner_client, learner
 ):
-    with time_machine.travel(START, tick=False):
-        answer(learner, "q-10-04", keys=["A"])
-        answer(learner, "q-10-01", keys=["A"])
-    with time_machine.travel(START + timedelta(days=1), tick=False):
-        page = get(learner_client, learner, "/reviews/").content.decode()
-        response = learner_client.post(
-            "/question/q-10-04/answer/",
-            {"token": form_token(page, "q-10-04"), "choice": ["B"], "context": "reviews"},
-            headers={"HX-Request": "true"},
-        )
-        html = " ".join(response.content.decode().split())
-        second = learner_client.get("/reviews/").content.decode()
+    response, _, second = review_answered(learner_client, learner, headers={"HX-Request": "true"})
+    html = " ".join(response.content.decode().split())
 
     card = ReviewCard.objects.get(question__code="q-10-04")
     days = (card.due.date() - (START + timedelta(days=1)).date()).days
@@ -255,17 +264,8 @@ def test_a_review_answered_without_javascript_shows_its_feedback_then_goes_on(
 ):
     """Without htmx the answer redirects to the reviews page, which shows the verdict
     and when the card comes back, as the htmx swap does, before the next card."""
-    with time_machine.travel(START, tick=False):
-        answer(learner, "q-10-04", keys=["A"])
-        answer(learner, "q-10-01", keys=["A"])
-    with time_machine.travel(START + timedelta(days=1), tick=False):
-        page = get(learner_client, learner, "/reviews/").content.decode()
-        response = learner_client.post(
-            "/question/q-10-04/answer/",
-            {"token": form_token(page, "q-10-04"), "choice": ["B"], "context": "reviews"},
-        )
-        landed = " ".join(learner_client.get(response["Location"]).content.decode().split())
-        following = learner_client.get("/reviews/").content.decode()
+    response, landed_page, following = review_answered(learner_client, learner)
+    landed = " ".join(landed_page.content.decode().split())
 
     assert response.status_code == 302
     assert response["Location"] == "/reviews/?answered=q-10-04"
