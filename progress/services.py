@@ -241,6 +241,8 @@ def grade_feedback(result: Grade) -> dict:
             {"alternative": r.alternative, "spans": [list(s) for s in r.spans]}
             for r in result.rejected
         ],
+        # Why the grader is unsure (quizzes.grading.DOUBTS): the verdict is provisional.
+        "doubts": list(result.doubts),
     }
 
 

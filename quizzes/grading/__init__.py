@@ -21,6 +21,7 @@ from .text import normalize
 GRADER_VERSION = 2
 
 __all__ = [
+    "DOUBTS",
     "GRADER_VERSION",
     "Grade",
     "MentionResult",
@@ -67,6 +68,22 @@ class Grade:
     negated: tuple[int, ...] = ()  # indices found only after a negation ("not …")
     mentions: tuple[MentionResult, ...] = ()  # one per expected mention, in key order
     rejected: tuple[RejectResult, ...] = ()  # reject mentions found: the answer is wrong
+    # Why a teacher should look at this verdict (free text only; empty when the grader is
+    # sure): codes from DOUBTS. A verdict with doubts is provisional until confirmed.
+    doubts: tuple[str, ...] = ()
+
+
+# What makes the grader unsure of a free-text verdict, in the order the feedback lists them.
+DOUBTS = {
+    # Wrong with every needed mention but one found: the last one may be a paraphrase.
+    "one_missing": "all but one expected mention found",
+    # Right only because a word was read as a misspelling of a key word.
+    "typo": "right only through a word read as a typo",
+    # Wrong only because a mention was read as negated: the negation may be misread.
+    "negation": "wrong only because a mention was read as negated",
+    # Right although a reject entry is there, because it was read as negated.
+    "reject_negated": "a reject entry found in a negated clause was ignored",
+}
 
 
 def grade_single(*, correct_keys: Sequence[str], chosen: str) -> Grade:
@@ -128,8 +145,9 @@ def grade_free(
     found = tuple(m.index for m in mentions if m.status == "found")
     needed = pass_mentions or len(expected)
     score = round(len(found) / len(expected), 4) if expected else 0.0
+    correct = bool(expected) and len(found) >= needed and not rejected
     return Grade(
-        correct=bool(expected) and len(found) >= needed and not rejected,
+        correct=correct,
         score=score,
         partial=score,
         found=found,
@@ -137,7 +155,39 @@ def grade_free(
         negated=tuple(m.index for m in mentions if m.status == "negated"),
         mentions=mentions,
         rejected=rejected,
+        doubts=_doubts(
+            correct=correct,
+            needed=needed,
+            mentions=mentions,
+            rejected=bool(rejected),
+            rejects_negated=any(f.status == "negated" for f in rejects),
+        ),
     )
+
+
+def _doubts(
+    *,
+    correct: bool,
+    needed: int,
+    mentions: Sequence[MentionResult],
+    rejected: bool,
+    rejects_negated: bool,
+) -> tuple[str, ...]:
+    """The reasons a teacher should check this verdict; see DOUBTS."""
+    found = [m for m in mentions if m.status == "found"]
+    doubts = []
+    if not correct and not rejected:
+        if needed >= 2 and len(found) == needed - 1:
+            doubts.append("one_missing")
+        negated = sum(m.status == "negated" for m in mentions)
+        if negated and len(found) < needed <= len(found) + negated:
+            doubts.append("negation")
+    if correct:
+        if len([m for m in found if not m.typos]) < needed:
+            doubts.append("typo")
+        if rejects_negated:
+            doubts.append("reject_negated")
+    return tuple(doubts)
 
 
 def grade(
