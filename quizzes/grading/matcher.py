@@ -10,7 +10,7 @@ from itertools import accumulate
 
 from rapidfuzz.distance import OSA
 
-from .text import LANGUAGES, Tokens, is_number, stems, tokenize, words
+from .text import LANGUAGES, Tokens, is_number, is_symbol, stems, tokenize, words
 from .vocabulary import Vocabulary, vocabulary_load
 
 PREFIX_MIN = 5  # an author's word this long also finds longer words it begins ("satur")
@@ -27,15 +27,27 @@ class Slot:
 
     phrases: tuple[tuple[str, ...], ...]
     plain: bool  # an author's own word, not a vocabulary group: prefixes count
-    number: bool = False  # binds to its neighbour: "2 sigma over 3 steps" is not 3 sigma
+    # Binds to its neighbour: a number ("2 sigma over 3 steps" is not 3 sigma) or a word
+    # of degree ("more often … less random" is not "more random").
+    number: bool = False
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """One phrasing of a mention, read: its slots and whether it is phrased negatively
+    ("not recomputed", "no lo ve"), in which case its negation cues are left out of the
+    slots and it is found where its words stand negated ("don't have to be recomputed")."""
+
+    slots: tuple[Slot, ...]
+    negative: bool = False
 
 
 @dataclass
 class CompiledKey:
-    """A key read once: each mention/reject as alternatives, each a tuple of slots."""
+    """A key read once: each mention/reject as alternatives."""
 
-    mentions: tuple[tuple[tuple[Slot, ...], ...], ...]
-    rejects: tuple[tuple[tuple[Slot, ...], ...], ...]
+    mentions: tuple[tuple[Alternative, ...], ...]
+    rejects: tuple[tuple[Alternative, ...], ...]
     languages: tuple[str, ...]
     vocabulary: Vocabulary
     stopwords: frozenset[str]
@@ -63,6 +75,8 @@ class Found:
     status: str  # "found" | "missed" | "negated"
     spans: tuple[tuple[int, int], ...] = ()
     typos: tuple[tuple[str, str], ...] = ()
+    # Found through a negatively phrased alternative, by a negation in the answer.
+    negative: bool = False
 
 
 def _as_mentions(entries: Sequence) -> tuple[tuple[str, ...], ...]:
@@ -74,6 +88,7 @@ def _slots(*, text: str, vocabulary: Vocabulary, stopwords: frozenset[str]) -> t
     """Read an author's phrase into slots: vocabulary phrases become their whole group,
     numbers become every way of writing them, stop words drop out."""
     ws = words(text)
+    keep_stopwords = _keeps_stopwords(ws, stopwords)
     slots: list[Slot] = []
     i = 0
     while i < len(ws):
@@ -93,11 +108,32 @@ def _slots(*, text: str, vocabulary: Vocabulary, stopwords: frozenset[str]) -> t
             slots.append(Slot(phrases=best[1], plain=False, number=len(best) > 2))
             i += best[0]
             continue
-        if ws[i] not in stopwords or all(w in stopwords for w in ws):
+        if ws[i] not in stopwords or keep_stopwords:
             number = is_number(ws[i])
-            slots.append(Slot(phrases=((ws[i],),), plain=not number, number=number))
+            binds = number or ws[i] in vocabulary.degree_words
+            slots.append(Slot(phrases=((ws[i],),), plain=not binds, number=binds))
         i += 1
     return tuple(slots)
+
+
+def _keeps_stopwords(ws: Sequence[str], stopwords: frozenset[str]) -> bool:
+    """A phrase that would shrink to nothing, or to one word out of three or more, once
+    its stop words are left out keeps them: "e to the power" must not read as "power",
+    nor "a lo sumo" as "sumo"."""
+    content = sum(w not in stopwords for w in ws)
+    return content == 0 or (content == 1 and len(ws) >= 3)
+
+
+def _alternative(
+    *, text: str, vocabulary: Vocabulary, stopwords: frozenset[str], negations: frozenset[str]
+) -> Alternative:
+    """Read one phrasing; a negation cue among its words makes it a negative alternative,
+    unless the cue is all there is or belongs to a vocabulary phrase ("no more than")."""
+    slots = _slots(text=text, vocabulary=vocabulary, stopwords=stopwords)
+    kept = tuple(s for s in slots if not (s.plain and s.phrases[0][0] in negations))
+    if kept and len(kept) < len(slots):
+        return Alternative(slots=kept, negative=True)
+    return Alternative(slots=slots)
 
 
 @lru_cache(maxsize=512)
@@ -109,14 +145,22 @@ def compile_key(
 ) -> CompiledKey:
     vocabulary = vocabulary_load()
     stopwords = vocabulary.for_languages("stopwords", languages)
+    negations = vocabulary.for_languages("negations", LANGUAGES)
 
     def read(mentions: tuple[tuple[str, ...], ...]) -> tuple:
         return tuple(
             tuple(
                 dict.fromkeys(
-                    s
-                    for alt in alternatives
-                    if (s := _slots(text=alt, vocabulary=vocabulary, stopwords=stopwords))
+                    a
+                    for text in alternatives
+                    if (
+                        a := _alternative(
+                            text=text,
+                            vocabulary=vocabulary,
+                            stopwords=stopwords,
+                            negations=negations,
+                        )
+                    ).slots
                 )
             )
             for alternatives in mentions
@@ -132,14 +176,14 @@ def compile_key(
         languages=languages,
         vocabulary=vocabulary,
         stopwords=stopwords,
-        negations=vocabulary.for_languages("negations", languages),
+        negations=vocabulary.for_languages("negations", languages) | {"not"},
         clause_breaks=vocabulary.for_languages("clause_breaks", languages),
         known=frozenset(known | numbers | set(vocabulary.not_typos)),
     )
     targets: dict[str, bool] = {}  # word → prefixable
     for mention in key.mentions + key.rejects:
         for alternative in mention:
-            for slot in alternative:
+            for slot in alternative.slots:
                 for phrase in slot.phrases:
                     for word in phrase:
                         targets[word] = targets.get(word, False) or slot.plain
@@ -154,6 +198,23 @@ def compile_key(
         if len(word) >= TYPO_MIN and word.isalpha():
             key.typo_targets.setdefault(len(word), []).append(word)
     return key
+
+
+# Prefixes that turn a word into its opposite: a typo never bridges one, so "instability"
+# is not a misspelt "stability", nor "inestabilidad" a misspelt "estabilidad".
+NEGATING_PREFIXES = ("in", "im", "il", "ir", "un", "dis", "non", "des", "de", "a", "anti")
+
+
+def _opposites(key: CompiledKey, word: str, target: str) -> bool:
+    """Whether `word` reads as the opposite of `target`: one is the other with a negating
+    prefix (give or take the typo), or the vocabulary lists the pair as opposites."""
+    for a, b in ((word, target), (target, word)):
+        for prefix in NEGATING_PREFIXES:
+            if a.startswith(prefix) and not b.startswith(prefix):
+                rest = a[len(prefix) :]
+                if OSA.distance(rest, b) < OSA.distance(a, b):
+                    return True
+    return key.vocabulary.opposed(word, target, key.languages)
 
 
 def _typo_bound(a: str, b: str) -> int:
@@ -181,7 +242,11 @@ def word_matches(key: CompiledKey, word: str) -> dict[str, str]:
             for length in range(len(word) - 2, len(word) + 3):
                 for target in key.typo_targets.get(length, ()):
                     bound = _typo_bound(word, target)
-                    if bound and OSA.distance(word, target, score_cutoff=bound) <= bound:
+                    if (
+                        bound
+                        and OSA.distance(word, target, score_cutoff=bound) <= bound
+                        and not _opposites(key, word, target)
+                    ):
                         found.setdefault(target, "typo")
     if len(key.cache) > 50_000:  # a bound, so one key cannot hold on to every word ever seen
         key.cache.clear()
@@ -213,7 +278,10 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
     if key.clause_breaks.intersection(table):
         shift = list(accumulate(word in key.clause_breaks for word in norms))
         clauses = [c + d for c, d in zip(clauses, shift, strict=True)]
-    content_before = list(accumulate((w not in key.stopwords for w in norms), initial=0))
+    # Stop words and symbols do not count as words between others: "z > 3" is "z 3".
+    content_before = list(
+        accumulate((w not in key.stopwords and not is_symbol(w) for w in norms), initial=0)
+    )
     at: dict[str, list[int]] = {}
     for target in {t for found in table.values() for t in found}:
         at[target] = [i for i, found in enumerate(matches) if target in found]
@@ -278,7 +346,8 @@ def _negated(reading: Reading, window: Sequence[Occurrence]) -> bool:
 
 def _bound_numbers(reading: Reading, slots: Sequence[Slot], window: list[Occurrence]) -> bool:
     """A number stands right next to the word it counts (stop words aside), on
-    either side: "3σ", "z > 3", "three standard deviations"."""
+    either side: "3σ", "z > 3", "three standard deviations"; so does a word of degree
+    ("less random", "menos aleatorio")."""
     for k, slot in enumerate(slots):
         if slot.number and len(slots) > 1:
             a, b = window[k], window[k + 1 if k + 1 < len(slots) else k - 1]
@@ -322,26 +391,33 @@ def _windows(
                     yield window
 
 
-def locate(reading: Reading, alternatives: tuple[tuple[Slot, ...], ...]) -> Found:
-    """Whether one mention is in the answer, negated, or not there; where; which typos."""
+def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
+    """Whether one mention is in the answer, negated, or not there; where; which typos.
+    A negative alternative is found where its words stand negated, and reads as the
+    opposite ("negated") where they stand unnegated."""
     spans: dict[tuple[int, int], None] = {}
     negated_spans: dict[tuple[int, int], None] = {}
     typos: dict[tuple[str, str], None] = {}
-    for slots in alternatives:
+    negative_found = False
+    for alternative in alternatives:
+        slots = alternative.slots
         per_slot = [occurrences(reading, slot) for slot in slots]
         if not all(per_slot):
             continue
         for window in _windows(reading, slots, per_slot):
             if len(spans) >= MAX_SPANS:
                 break  # enough to show; a long answer's other places change nothing
-            negated = _negated(reading, window)
-            target = negated_spans if negated else spans
+            opposite = _negated(reading, window) != alternative.negative
+            target = negated_spans if opposite else spans
             for o in sorted(window, key=lambda o: o.first):
                 target[(reading.tokens.starts[o.first], reading.tokens.ends[o.last])] = None
-                if not negated:
+                if not opposite:
                     typos.update(dict.fromkeys(o.typos))
+            negative_found |= alternative.negative and not opposite
     if spans:
-        return Found("found", tuple(sorted(spans))[:MAX_SPANS], tuple(typos))
+        return Found(
+            "found", tuple(sorted(spans))[:MAX_SPANS], tuple(typos), negative=negative_found
+        )
     if negated_spans:
         return Found("negated", tuple(sorted(negated_spans))[:MAX_SPANS])
     return Found("missed")

@@ -8,15 +8,46 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from functools import lru_cache
 
+import simplemma
 import Stemmer
 
 LANGUAGES = ("en", "es")
 _STEMMERS = {"en": Stemmer.Stemmer("english"), "es": Stemmer.Stemmer("spanish")}
 
+# The mathematical symbols a formula is written with, each read as one word in its usual
+# spelling, so that "e^x", "e**x" and "e to the x" can meet in the vocabulary.
+SYMBOLS = {
+    "<=": "≤",
+    "=<": "≤",
+    "≤": "≤",
+    ">=": "≥",
+    "≥": "≥",
+    "!=": "≠",
+    "≠": "≠",
+    "**": "^",
+    "^": "^",
+    "√": "√",
+    "≈": "≈",
+    "∝": "∝",
+    "<": "<",
+    ">": ">",
+    "=": "=",
+    "×": "×",
+}
 # A word is a run of letters (combining accents included, so a decomposed "é" stays in
-# its word) or a number ("3", "3.5", "3,5"); a hyphen, an apostrophe or any symbol
-# separates words, and digits and letters are separate words: "3σ" is "3" and "σ".
-_WORD = re.compile(r"\d+(?:[.,]\d+)?|(?:[^\W\d_]|[\u0300-\u036f])+")
+# its word), a number ("3", "3.5", "3,5") or one of SYMBOLS; a hyphen, an apostrophe or
+# any other symbol separates words, and digits and letters are separate words: "3σ" is
+# "3" and "σ".
+# Arrows are matched first so that their ">" is not read as "greater than"; they are
+# no word (they end a clause, see _CLAUSE_BREAK).
+_ARROWS = ("->", "=>")
+_WORD = re.compile(
+    r"\d+(?:[.,]\d+)?|(?:[^\W\d_]|[\u0300-\u036f])+|->|=>|"
+    + "|".join(re.escape(symbol) for symbol in sorted(SYMBOLS, key=len, reverse=True))
+)
+# English's "n't" ("can't", "don’t", "isn't"): the "t" after an apostrophe is read as
+# "not", so every contraction negates, whichever apostrophe the keyboard typed.
+_CONTRACTED_NOT = re.compile(r"(?<=[nN])['’]([tT])\b")
 # What ends a clause between two words: sentence punctuation, brackets, arrows, a newline.
 _CLAUSE_BREAK = re.compile(r"[.,;:!?()\[\]{}\n]|->|=>|→")
 
@@ -41,6 +72,10 @@ class Tokens:
 
 @lru_cache(maxsize=65536)
 def _word_parts(word: str) -> tuple[str, ...]:
+    if word in SYMBOLS:
+        return (SYMBOLS[word],)
+    if word in _ARROWS:
+        return ()
     norm = normalize(word)
     # NFKC can turn one character into a word and a number ("²" into "2"); such rare
     # mixtures are split again after normalisation, as if written that way.
@@ -54,6 +89,9 @@ def tokenize(text: str) -> Tokens:
     breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
     found = list(_WORD.finditer(text))
     parts = [_word_parts(m.group()) for m in found]
+    if "'" in text or "’" in text:
+        negated_at = {m.start(1) for m in _CONTRACTED_NOT.finditer(text)}
+        parts = [("not",) if m.start() in negated_at else p for m, p in zip(found, parts)]
     # Comprehensions rather than one loop with appends: a 10,000-character answer is
     # about 1,800 words, and this is the one place that walks all of them.
     starts = [m.start() for m in found]
@@ -80,10 +118,30 @@ def is_number(word: str) -> bool:
     return word[:1].isdigit()
 
 
+def is_symbol(word: str) -> bool:
+    return word in _SYMBOL_WORDS
+
+
+_SYMBOL_WORDS = frozenset(SYMBOLS.values())
+LEMMA_MIN = 5
+
+
 @lru_cache(maxsize=65536)
 def stems(word: str, languages: tuple[str, ...]) -> frozenset[str]:
     """The word's stems in each language asked for, tagged by language so that an English
-    stem never meets a Spanish one by accident."""
-    if is_number(word) or len(word) < 3:
+    stem never meets a Spanish one by accident. The stem of the word's lemma counts too,
+    so verb forms Snowball leaves apart meet: "diverja" (divergir) and "diverge". Only
+    words of LEMMA_MIN letters or more are looked up: short words are too often a form of
+    an unrelated word in the other language ("mean", "meen": Spanish "mear")."""
+    if is_number(word) or len(word) < 3 or not word.isalpha():
         return frozenset()
-    return frozenset(f"{lang}:{_STEMMERS[lang].stemWord(word)}" for lang in languages)
+    found = set()
+    for lang in languages:
+        stemmer = _STEMMERS[lang]
+        found.add(f"{lang}:{stemmer.stemWord(word)}")
+        if len(word) < LEMMA_MIN:
+            continue
+        lemma = normalize(simplemma.lemmatize(word, lang=lang))
+        if lemma != word and len(lemma) >= 3 and lemma.isalpha():
+            found.add(f"{lang}:{stemmer.stemWord(lemma)}")
+    return frozenset(found)

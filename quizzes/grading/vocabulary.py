@@ -8,7 +8,11 @@ from pathlib import Path
 
 import yaml
 
-from .text import LANGUAGES, words
+from .text import LANGUAGES, stems, words
+
+
+def _forms(word: str, languages: tuple[str, ...]) -> frozenset[str]:
+    return stems(word, languages) | {word}
 
 VOCABULARY_FILE = Path(__file__).resolve().parents[2] / "data" / "grading" / "vocabulary.yaml"
 
@@ -22,10 +26,27 @@ class Vocabulary:
     negations: dict[str, frozenset[str]]
     stopwords: dict[str, frozenset[str]]
     not_typos: tuple[str, ...]
+    # Words of degree ("more", "menos"): in a mention they bind to their neighbour.
+    degree_words: frozenset[str] = frozenset()
+    # Pairs of words that mean opposite things, as sets of their stems per language:
+    # never bridged by a typo.
+    opposites: tuple[tuple[str, str], ...] = ()
 
     def for_languages(self, attribute: str, languages: tuple[str, ...]) -> frozenset[str]:
         table = getattr(self, attribute)
         return frozenset().union(*(table[lang] for lang in languages))
+
+    def opposed(self, a: str, b: str, languages: tuple[str, ...]) -> bool:
+        """Whether the vocabulary lists `a` and `b` (or words of their stems) as opposites."""
+        if not self.opposites:
+            return False
+        sa, sb = stems(a, languages) | {a}, stems(b, languages) | {b}
+        return any(
+            (x in sa and y in sb) or (x in sb and y in sa)
+            for pair in self.opposites
+            for x in _forms(pair[0], languages)
+            for y in _forms(pair[1], languages)
+        )
 
     def protected(self, word: str) -> bool:
         """A real word near a key word: never a typo, never matched by its stem."""
@@ -66,6 +87,11 @@ def vocabulary_parse(*, raw: dict) -> Vocabulary:
         negations=_per_language(raw.get("negations")),
         stopwords=_per_language(raw.get("stopwords")),
         not_typos=tuple(" ".join(words(_text(w))) for w in raw.get("not_typos") or ()),
+        degree_words=frozenset().union(*_per_language(raw.get("degree_words")).values()),
+        opposites=tuple(
+            (" ".join(words(_text(a))), " ".join(words(_text(b))))
+            for a, b in (raw.get("opposites") or ())
+        ),
     )
 
 
