@@ -91,7 +91,9 @@ def tokenize(text: str) -> Tokens:
     parts = [_word_parts(m.group()) for m in found]
     if "'" in text or "’" in text:
         negated_at = {m.start(1) for m in _CONTRACTED_NOT.finditer(text)}
-        parts = [("not",) if m.start() in negated_at else p for m, p in zip(found, parts)]
+        parts = [
+            ("not",) if m.start() in negated_at else p for m, p in zip(found, parts, strict=True)
+        ]
     # Comprehensions rather than one loop with appends: a 10,000-character answer is
     # about 1,800 words, and this is the one place that walks all of them.
     starts = [m.start() for m in found]
