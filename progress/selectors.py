@@ -47,6 +47,7 @@ class MentionFeedback:
     alternatives: list[str]
     status: str  # "found" | "missed" | "negated"
     typos: tuple[tuple[str, str], ...] = ()
+    negative: bool = False  # found through a negatively phrased alternative
 
     @property
     def found(self) -> bool:
@@ -176,7 +177,11 @@ class QuestionState:
             if index < len(details):  # graded by a matcher that explains itself
                 detail = details[index]
                 typos = tuple(tuple(pair) for pair in detail.get("typos", []))
-                result.append(MentionFeedback(list(alternatives), detail["status"], typos))
+                result.append(
+                    MentionFeedback(
+                        list(alternatives), detail["status"], typos, detail.get("negative", False)
+                    )
+                )
             else:
                 status = "found" if index in found else "missed"
                 result.append(MentionFeedback(list(alternatives), status))

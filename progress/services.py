@@ -234,7 +234,13 @@ def grade_feedback(result: Grade) -> dict:
         "negated": list(result.negated),
         # Per mention, what the grader saw, so the feedback can show it in place.
         "mentions": [
-            {"status": m.status, "spans": [list(s) for s in m.spans], "typos": list(m.typos)}
+            {
+                "status": m.status,
+                "spans": [list(s) for s in m.spans],
+                "typos": list(m.typos),
+                # Found as a negative statement ("not recomputed"): the feedback says so.
+                **({"negative": True} if m.negative else {}),
+            }
             for m in result.mentions
         ],
         "rejected": [

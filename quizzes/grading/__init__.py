@@ -43,6 +43,9 @@ class MentionResult:
     status: str  # "found" | "missed" | "negated"
     spans: tuple[tuple[int, int], ...] = ()  # (start, end) in the original answer text
     typos: tuple[tuple[str, str], ...] = ()  # (word as the learner wrote it, expected word)
+    # Found through a negatively phrased alternative ("not recomputed") by a negation in
+    # the answer ("don't have to be recomputed"): the feedback says which reading it took.
+    negative: bool = False
 
 
 @dataclass(frozen=True)
@@ -129,7 +132,7 @@ def grade_free(
         expected=expected, reject=reject, text=answer, language=language
     )
     mentions = tuple(
-        MentionResult(index=i, status=f.status, spans=f.spans, typos=f.typos)
+        MentionResult(index=i, status=f.status, spans=f.spans, typos=f.typos, negative=f.negative)
         for i, f in enumerate(located)
     )
     rejected = tuple(

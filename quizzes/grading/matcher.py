@@ -17,7 +17,7 @@ PREFIX_MIN = 5  # an author's word this long also finds longer words it begins (
 TYPO_MIN = 5  # words shorter than this never match by edit distance
 TYPO_TWO = 8  # from this length, two edits are forgiven; below it, one
 GAP = 3  # content words allowed between the words of one mention
-NEGATION_REACH = 1  # content words allowed between a negation cue and what it negates
+NEGATION_REACH = 2  # content words allowed between a negation cue and what it negates
 MAX_SPANS = 20  # highlighted places per mention, so a long answer stays cheap to show
 
 
@@ -124,16 +124,22 @@ def _keeps_stopwords(ws: Sequence[str], stopwords: frozenset[str]) -> bool:
     return content == 0 or (content == 1 and len(ws) >= 3)
 
 
-def _alternative(
+def _alternatives(
     *, text: str, vocabulary: Vocabulary, stopwords: frozenset[str], negations: frozenset[str]
-) -> Alternative:
-    """Read one phrasing; a negation cue among its words makes it a negative alternative,
-    unless the cue is all there is or belongs to a vocabulary phrase ("no more than")."""
+) -> list[Alternative]:
+    """Read one phrasing. A negation cue among its words makes it a negative alternative,
+    unless the cue is all there is or belongs to a vocabulary phrase ("no more than").
+    A verb that means "keep from" ("prevents overfitting", "evita que diverja") keeps
+    its phrasing and adds the negative reading of the rest ("doesn't overfit")."""
     slots = _slots(text=text, vocabulary=vocabulary, stopwords=stopwords)
     kept = tuple(s for s in slots if not (s.plain and s.phrases[0][0] in negations))
     if kept and len(kept) < len(slots):
-        return Alternative(slots=kept, negative=True)
-    return Alternative(slots=slots)
+        return [Alternative(slots=kept, negative=True)]
+    found = [Alternative(slots=slots)]
+    rest = tuple(s for s in slots if not vocabulary.prevents(s.phrases))
+    if rest and len(rest) < len(slots):
+        found.append(Alternative(slots=rest, negative=True))
+    return found
 
 
 @lru_cache(maxsize=512)
@@ -153,14 +159,10 @@ def compile_key(
                 dict.fromkeys(
                     a
                     for text in alternatives
-                    if (
-                        a := _alternative(
-                            text=text,
-                            vocabulary=vocabulary,
-                            stopwords=stopwords,
-                            negations=negations,
-                        )
-                    ).slots
+                    for a in _alternatives(
+                        text=text, vocabulary=vocabulary, stopwords=stopwords, negations=negations
+                    )
+                    if a.slots
                 )
             )
             for alternatives in mentions

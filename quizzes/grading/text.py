@@ -42,14 +42,22 @@ SYMBOLS = {
 # no word (they end a clause, see _CLAUSE_BREAK).
 _ARROWS = ("->", "=>")
 _WORD = re.compile(
-    r"\d+(?:[.,]\d+)?|(?:[^\W\d_]|[\u0300-\u036f])+|->|=>|"
+    r"\d+(?:[.,]\d+)?|(?:[Rr][Ee][-‐](?=[^\W\d_]{3}))?(?:[^\W\d_]|[\u0300-\u036f])+|->|=>|"
     + "|".join(re.escape(symbol) for symbol in sorted(SYMBOLS, key=len, reverse=True))
 )
+# "re-" before a word is part of it ("re-compute" is "recompute", not "re" and
+# "compute"); the regex above keeps it, _word_parts drops the hyphen.
+_HYPHENS = str.maketrans("", "", "-‐")
+# A superscript power is a power: "g²" reads as "g ^ 2", as "g^2" and "g**2" do.
+_SUPERSCRIPTS = str.maketrans({c: f"^{d}" for c, d in zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789", strict=True)})
 # English's "n't" ("can't", "don’t", "isn't"): the "t" after an apostrophe is read as
 # "not", so every contraction negates, whichever apostrophe the keyboard typed.
 _CONTRACTED_NOT = re.compile(r"(?<=[nN])['’]([tT])\b")
 # What ends a clause between two words: sentence punctuation, brackets, arrows, a newline.
-_CLAUSE_BREAK = re.compile(r"[.,;:!?()\[\]{}\n]|->|=>|→")
+# A bracket ends a clause when it opens or closes an aside ("the mean (rolling) of"), not
+# when it is a formula's ("exp(loss)", "e^(x)"): an opening bracket right after a
+# word or symbol, and a closing one right before one, are not breaks.
+_CLAUSE_BREAK = re.compile(r"[.,;:!?\[\]{}\n]|(?<!\S)\(|\)(?!\w)|->|=>|→")
 
 
 def normalize(text: str) -> str:
@@ -76,12 +84,12 @@ def _word_parts(word: str) -> tuple[str, ...]:
         return (SYMBOLS[word],)
     if word in _ARROWS:
         return ()
-    norm = normalize(word)
+    norm = normalize(word.translate(_SUPERSCRIPTS).translate(_HYPHENS))
     # NFKC can turn one character into a word and a number ("²" into "2"); such rare
     # mixtures are split again after normalisation, as if written that way.
     if _WORD.fullmatch(norm):
         return (norm,)
-    return tuple(_WORD.findall(norm))
+    return tuple(SYMBOLS.get(part, part) for part in _WORD.findall(norm))
 
 
 def tokenize(text: str) -> Tokens:

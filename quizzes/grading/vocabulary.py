@@ -14,6 +14,7 @@ from .text import LANGUAGES, stems, words
 def _forms(word: str, languages: tuple[str, ...]) -> frozenset[str]:
     return stems(word, languages) | {word}
 
+
 VOCABULARY_FILE = Path(__file__).resolve().parents[2] / "data" / "grading" / "vocabulary.yaml"
 
 
@@ -26,6 +27,9 @@ class Vocabulary:
     negations: dict[str, frozenset[str]]
     stopwords: dict[str, frozenset[str]]
     not_typos: tuple[str, ...]
+    # Verbs meaning "keep from" ("prevent", "evitar"), as stems: a mention with one also
+    # reads negatively ("prevents overfitting" finds "doesn't overfit").
+    preventing: frozenset[str] = frozenset()
     # Words of degree ("more", "menos"): in a mention they bind to their neighbour.
     degree_words: frozenset[str] = frozenset()
     # Pairs of words that mean opposite things, as sets of their stems per language:
@@ -46,6 +50,12 @@ class Vocabulary:
             for pair in self.opposites
             for x in _forms(pair[0], languages)
             for y in _forms(pair[1], languages)
+        )
+
+    def prevents(self, phrases: tuple[tuple[str, ...], ...]) -> bool:
+        """Whether a slot (its phrases) is a verb meaning "keep from"."""
+        return any(
+            len(phrase) == 1 and stems(phrase[0], LANGUAGES) & self.preventing for phrase in phrases
         )
 
     def protected(self, word: str) -> bool:
@@ -87,6 +97,12 @@ def vocabulary_parse(*, raw: dict) -> Vocabulary:
         negations=_per_language(raw.get("negations")),
         stopwords=_per_language(raw.get("stopwords")),
         not_typos=tuple(" ".join(words(_text(w))) for w in raw.get("not_typos") or ()),
+        preventing=frozenset(
+            stem
+            for entry in (raw.get("preventing") or ())
+            for word in words(_text(entry))
+            for stem in stems(word, LANGUAGES)
+        ),
         degree_words=frozenset().union(*_per_language(raw.get("degree_words")).values()),
         opposites=tuple(
             (" ".join(words(_text(a))), " ".join(words(_text(b))))
