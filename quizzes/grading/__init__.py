@@ -44,7 +44,8 @@ class MentionResult:
     spans: tuple[tuple[int, int], ...] = ()  # (start, end) in the original answer text
     typos: tuple[tuple[str, str], ...] = ()  # (word as the learner wrote it, expected word)
     # Found through a negatively phrased alternative ("not recomputed") by a negation in
-    # the answer ("don't have to be recomputed"): the feedback says which reading it took.
+    # the answer ("don't have to be recomputed"), or, when negated, such an alternative
+    # contradicted ("they are recomputed"): the feedback says which reading it took.
     negative: bool = False
 
 
@@ -182,7 +183,9 @@ def _doubts(
     if not correct and not rejected:
         if needed >= 2 and len(found) == needed - 1:
             doubts.append("one_missing")
-        negated = sum(m.status == "negated" for m in mentions)
+        # A negative phrasing contradicted ("they are recomputed") is a plain statement
+        # of the opposite, not a negation the matcher may have misread.
+        negated = sum(m.status == "negated" and not m.negative for m in mentions)
         if negated and len(found) < needed <= len(found) + negated:
             doubts.append("negation")
     if correct:

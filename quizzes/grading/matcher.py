@@ -75,7 +75,8 @@ class Found:
     status: str  # "found" | "missed" | "negated"
     spans: tuple[tuple[int, int], ...] = ()
     typos: tuple[tuple[str, str], ...] = ()
-    # Found through a negatively phrased alternative, by a negation in the answer.
+    # Found: through a negatively phrased alternative, by a negation in the answer.
+    # Negated: only a negatively phrased alternative was contradicted.
     negative: bool = False
 
 
@@ -400,7 +401,7 @@ def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
     spans: dict[tuple[int, int], None] = {}
     negated_spans: dict[tuple[int, int], None] = {}
     typos: dict[tuple[str, str], None] = {}
-    negative_found = False
+    negative_found = positive_negated = False
     for alternative in alternatives:
         slots = alternative.slots
         per_slot = [occurrences(reading, slot) for slot in slots]
@@ -416,12 +417,17 @@ def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
                 if not opposite:
                     typos.update(dict.fromkeys(o.typos))
             negative_found |= alternative.negative and not opposite
+            positive_negated |= opposite and not alternative.negative
     if spans:
         return Found(
             "found", tuple(sorted(spans))[:MAX_SPANS], tuple(typos), negative=negative_found
         )
     if negated_spans:
-        return Found("negated", tuple(sorted(negated_spans))[:MAX_SPANS])
+        # negative=True: only a negative phrasing was contradicted ("they are recomputed"
+        # for "not recomputed"), a plain statement of the opposite, not a negation read.
+        return Found(
+            "negated", tuple(sorted(negated_spans))[:MAX_SPANS], negative=not positive_negated
+        )
     return Found("missed")
 
 
