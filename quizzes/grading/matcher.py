@@ -80,9 +80,20 @@ class Found:
     negative: bool = False
 
 
-def _as_mentions(entries: Sequence) -> tuple[tuple[str, ...], ...]:
+def as_mentions(entries: Sequence) -> tuple[tuple[str, ...], ...]:
     """A key's mentions as tuples of alternatives; a plain string is one alternative."""
     return tuple((e,) if isinstance(e, str) else tuple(str(a) for a in e) for e in entries)
+
+
+def _phrase_at(ws: Sequence[str], i: int, phrase: tuple[str, ...]) -> bool:
+    """Whether the vocabulary phrase stands at ws[i:], word for word or stem for stem
+    ("desviaciones estándar" is the group's "desviacion estandar")."""
+    if len(ws) - i < len(phrase):
+        return False
+    return all(
+        a == b or (not is_number(a) and stems(a, LANGUAGES) & stems(b, LANGUAGES))
+        for a, b in zip(ws[i : i + len(phrase)], phrase, strict=True)
+    )
 
 
 def _slots(*, text: str, vocabulary: Vocabulary, stopwords: frozenset[str]) -> tuple[Slot, ...]:
@@ -97,7 +108,7 @@ def _slots(*, text: str, vocabulary: Vocabulary, stopwords: frozenset[str]) -> t
         for group in vocabulary.groups:
             for phrase in group:
                 n = len(phrase)
-                if n > (best[0] if best else 0) and tuple(ws[i : i + n]) == phrase:
+                if n > (best[0] if best else 0) and _phrase_at(ws, i, phrase):
                     best = (n, group)
         for name, digits in vocabulary.number_words.items():
             phrase = tuple(name.split())
@@ -125,7 +136,7 @@ def _keeps_stopwords(ws: Sequence[str], stopwords: frozenset[str]) -> bool:
     return content == 0 or (content == 1 and len(ws) >= 3)
 
 
-def _alternatives(
+def read_alternatives(
     *, text: str, vocabulary: Vocabulary, stopwords: frozenset[str], negations: frozenset[str]
 ) -> list[Alternative]:
     """Read one phrasing. A negation cue among its words makes it a negative alternative,
@@ -160,7 +171,7 @@ def compile_key(
                 dict.fromkeys(
                     a
                     for text in alternatives
-                    for a in _alternatives(
+                    for a in read_alternatives(
                         text=text, vocabulary=vocabulary, stopwords=stopwords, negations=negations
                     )
                     if a.slots
@@ -441,7 +452,7 @@ def find_mentions(
     """Each mention's and each reject entry's place in the answer."""
     languages = (language,) if language in LANGUAGES else LANGUAGES
     key = compile_key(
-        expected=_as_mentions(expected), reject=_as_mentions(reject), languages=languages
+        expected=as_mentions(expected), reject=as_mentions(reject), languages=languages
     )
     reading = read_answer(key=key, text=text)
     return (

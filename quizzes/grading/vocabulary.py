@@ -30,6 +30,9 @@ class Vocabulary:
     # Verbs meaning "keep from" ("prevent", "evitar"), as stems: a mention with one also
     # reads negatively ("prevents overfitting" finds "doesn't overfit").
     preventing: frozenset[str] = frozenset()
+    # General words ("big", "grande"): a vocabulary group that puts one beside an
+    # author's specific word is reported by `import_quizzes --explain`.
+    general_words: frozenset[str] = frozenset()
     # Words of degree ("more", "menos"): in a mention they bind to their neighbour.
     degree_words: frozenset[str] = frozenset()
     # Pairs of words that mean opposite things, as sets of their stems per language:
@@ -103,6 +106,7 @@ def vocabulary_parse(*, raw: dict) -> Vocabulary:
             for word in words(_text(entry))
             for stem in stems(word, LANGUAGES)
         ),
+        general_words=frozenset(" ".join(words(_text(w))) for w in raw.get("general") or ()),
         degree_words=frozenset().union(*_per_language(raw.get("degree_words")).values()),
         opposites=tuple(
             (" ".join(words(_text(a))), " ".join(words(_text(b))))

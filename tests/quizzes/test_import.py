@@ -6,6 +6,7 @@ import pytest
 from django.core.management import call_command
 
 from quizzes.models import Phase, Question, QuestionRevision
+from tests.conftest import phase_yaml
 
 pytestmark = pytest.mark.django_db
 
@@ -235,3 +236,33 @@ def test_revision_cannot_be_modified_or_deleted(seed_dir):
         revision.save()
     with pytest.raises(ValueError, match="never deleted"):
         revision.delete()
+
+
+def test_import_explain_prints_each_phrasing_as_read_and_writes_nothing(seed_dir):
+    out, err = StringIO(), StringIO()
+
+    call_command(
+        "import_quizzes", str(seed_dir), "--explain", "--dry-run", stdout=out, stderr=err
+    )
+
+    lines = out.getvalue().splitlines()
+    assert "q-19-02:" in lines
+    assert "    '3 sigma' → [3 / three / tres] + [σ / sigma / std / stdev / std dev / sd / …]" in lines
+    assert "q-10-01:" not in lines  # a choice question has no key to explain
+    assert Question.objects.count() == 0
+
+
+def test_import_warns_about_a_key_that_will_not_hold(tmp_path):
+    (tmp_path / "phase-01-generated.yaml").write_text(
+        phase_yaml(3).replace("[zebraword, cebrapalabra]", "[to disk, zebraword]"),
+        encoding="utf-8",
+    )
+    out, err = StringIO(), StringIO()
+
+    call_command("import_quizzes", str(tmp_path), stdout=out, stderr=err)
+
+    assert err.getvalue().strip() == (
+        "q-01-02: expected 1: 'to disk' shrinks to one word, 'disk', once the stop words"
+        " (to) are left out"
+    )
+    assert Question.objects.count() == 3

@@ -9,6 +9,8 @@ from django.utils.module_loading import import_string
 
 from audit.enums import AuditKind
 from audit.services import audit_record
+from quizzes.enums import QuestionKind
+from quizzes.grading.explain import key_explain
 from quizzes.loader import load_quiz_set
 from quizzes.services import ImportPlan, ImportRefused, imported_files, quiz_import
 
@@ -45,6 +47,11 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="Print the plan and write nothing."
         )
+        parser.add_argument(
+            "--explain",
+            action="store_true",
+            help="Print each free question's key as the matcher reads it (every file is read).",
+        )
 
     def handle(self, *args, **options):
         paths = options["paths"] or [Path(settings.QUIZ_DATA_DIR)]
@@ -55,7 +62,9 @@ class Command(BaseCommand):
             if verbosity >= 1 and total > PROGRESS_FROM_FILES:
                 self.stderr.write(f"[{index}/{total}] {path.name}")
 
-        quiz_set = load_quiz_set(paths, on_file=on_file, known=imported_files())
+        explain = options["explain"]
+        known = None if explain else imported_files()
+        quiz_set = load_quiz_set(paths, on_file=on_file, known=known)
         # Tens of thousands of model instances and no reference cycles: the cyclic
         # collector would only rescan them (the loader pauses it the same way).
         collecting = gc.isenabled()
@@ -72,6 +81,8 @@ class Command(BaseCommand):
             if collecting:
                 gc.enable()
 
+        if verbosity >= 1:
+            self.keys_explain(quiz_set.questions, full=explain)
         impact = impact_count(plan)
         if plan.changed and verbosity >= 1:
             self.changed_write(plan, impact)
@@ -119,3 +130,27 @@ class Command(BaseCommand):
                 f"Key changed; {when}regrade older attempts with: "
                 f"manage.py regrade {' '.join(plan.key_changed)}"
             )
+
+    def keys_explain(self, questions, *, full: bool) -> None:
+        """Warnings about free keys that will not hold (see docs/grading.md); with
+        `full`, every phrasing as the matcher reads it."""
+        for question in questions:
+            if question.kind != QuestionKind.FREE:
+                continue
+            explained = key_explain(expected=question.expected, reject=question.reject or ())
+            if full:
+                self.stdout.write(self.style.MIGRATE_HEADING(f"{question.code}:"))
+            for mention in explained:
+                label = f"{question.code}: {mention.kind} {mention.index}"
+                if full:
+                    self.stdout.write(f"  {mention.kind} {mention.index}:")
+                for warning in mention.warnings:
+                    self.stderr.write(self.style.WARNING(f"{label}: {warning}"))
+                for phrasing in mention.phrasings:
+                    if full:
+                        for reading in phrasing.readings:
+                            self.stdout.write(f"    {phrasing.text!r} → {reading}")
+                    for warning in phrasing.warnings:
+                        self.stderr.write(
+                            self.style.WARNING(f"{label}: {phrasing.text!r} {warning}")
+                        )

@@ -1,0 +1,121 @@
+"""A key as the matcher reads it, for authors: each phrasing's words, stems and vocabulary
+groups, and warnings about phrasings that will not hold (`import_quizzes --explain`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .matcher import Alternative, Slot, read_alternatives, as_mentions
+from .text import LANGUAGES, stems, words
+from .vocabulary import vocabulary_load
+
+# How many of a vocabulary group's phrasings an explanation names before "…".
+GROUP_SHOWN = 6
+
+
+@dataclass(frozen=True)
+class PhrasingExplained:
+    text: str  # as the author wrote it
+    readings: tuple[str, ...]  # one line per reading ("negative: …" for a negative one)
+    warnings: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class MentionExplained:
+    kind: str  # "expected" | "reject"
+    index: int  # 1-based, as authors count
+    phrasings: tuple[PhrasingExplained, ...]
+    warnings: tuple[str, ...]  # about the mention as a whole
+
+
+def _slot_text(slot: Slot) -> str:
+    if slot.number and len(slot.phrases) == 1:  # a word of degree or a number: it binds
+        return f"{slot.phrases[0][0]} (next to its word)"
+    if slot.plain:
+        word = slot.phrases[0][0]
+        forms = sorted({stem.split(":", 1)[1] for stem in stems(word, LANGUAGES)} - {word})
+        return f"{word} (~{', '.join(forms)})" if forms else word
+    phrases = [" ".join(phrase) for phrase in slot.phrases]
+    shown = " / ".join(phrases[:GROUP_SHOWN]) + (" / …" if len(phrases) > GROUP_SHOWN else "")
+    return f"[{shown}]"
+
+
+def _reading(alternative: Alternative) -> str:
+    slots = " + ".join(_slot_text(slot) for slot in alternative.slots)
+    return f"negative: not {slots}" if alternative.negative else slots
+
+
+def _phrasing(text: str, alternatives: list[Alternative]) -> PhrasingExplained:
+    vocabulary = vocabulary_load()
+    stopwords = vocabulary.for_languages("stopwords", LANGUAGES)
+    ws = words(text)
+    warnings = []
+    read = [a for a in alternatives if a.slots]
+    if not read:
+        warnings.append("reads as nothing: every word is a stop word or a negation")
+    elif len(ws) == 1 and len(ws[0]) == 1:
+        warnings.append(f"one letter: '{ws[0]}' is found wherever that letter stands alone")
+    else:
+        slots = read[0].slots
+        covered = sum(len(s.phrases[0]) if s.plain else 1 for s in slots)
+        if len(slots) == 1 and slots[0].plain and len(ws) >= 2 and covered < len(ws):
+            dropped = [w for w in ws if w in stopwords]
+            warnings.append(
+                f"shrinks to one word, '{slots[0].phrases[0][0]}', once the stop words"
+                f" ({', '.join(dropped)}) are left out"
+            )
+    for alternative in read:
+        for slot in alternative.slots:
+            if slot.plain:
+                continue
+            group = {" ".join(p) for p in slot.phrases}
+            written = {" ".join(ws[i : i + n]) for n in (1, 2, 3) for i in range(len(ws))}
+            general = sorted(group & vocabulary.general_words)
+            # Widening is news only when the author's own words were specific.
+            if general and not group & written & vocabulary.general_words:
+                warnings.append(
+                    "the vocabulary widens it to general words: " + ", ".join(general)
+                )
+    return PhrasingExplained(
+        text=text,
+        readings=tuple(_reading(a) for a in read),
+        warnings=tuple(dict.fromkeys(warnings)),
+    )
+
+
+def key_explain(
+    *, expected: Sequence[Sequence[str] | str], reject: Sequence[Sequence[str] | str] = ()
+) -> list[MentionExplained]:
+    """Every mention and reject entry of a key as the matcher reads it, with warnings."""
+    vocabulary = vocabulary_load()
+    stopwords = vocabulary.for_languages("stopwords", LANGUAGES)
+    negations = vocabulary.for_languages("negations", LANGUAGES) | {"not"}
+    explained = []
+    for kind, entries in (("expected", expected), ("reject", reject)):
+        for index, texts in enumerate(as_mentions(entries), start=1):
+            phrasings = []
+            negative = positive = False
+            for text in texts:
+                alternatives = read_alternatives(
+                    text=text, vocabulary=vocabulary, stopwords=stopwords, negations=negations
+                )
+                phrasings.append(_phrasing(text, alternatives))
+                negative |= any(a.negative for a in alternatives[:1])
+                positive |= any(not a.negative for a in alternatives[:1])
+            warnings = []
+            if negative and positive and kind == "expected":
+                warnings.append(
+                    "negative and positive phrasings side by side: the positive one is found"
+                    " in the answers that say the opposite"
+                )
+            elif negative:
+                warnings.append(
+                    "phrased negatively: found only where the answer negates its words"
+                )
+            explained.append(
+                MentionExplained(
+                    kind=kind, index=index, phrasings=tuple(phrasings), warnings=tuple(warnings)
+                )
+            )
+    return explained

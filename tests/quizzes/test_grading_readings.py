@@ -1,0 +1,161 @@
+"""Matcher 3: polarity, contractions, antonyms, word forms, formulas, words of degree."""
+
+import pytest
+
+from quizzes.grading import grade_free
+from quizzes.grading.explain import key_explain
+from quizzes.grading.text import tokenize
+
+
+def read(expected, answer, *, reject=(), pass_mentions=None):
+    result = grade_free(
+        expected=expected, pass_mentions=pass_mentions, answer=answer, reject=reject
+    )
+    return result.correct, result.mentions[0].status, result.mentions[0].negative
+
+
+NOT_RECOMPUTED = [["not recomputed", "no se recalculan"]]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "the keys and values don't have to be recomputed",
+        "they don’t get recomputed",  # the typographic apostrophe
+        "they are never recomputed",
+        "no hace falta recalcularlos",
+        "los valores no se recalculan",
+    ],
+)
+def test_negative_mention_is_found_in_negative_paraphrases(answer):
+    assert read(NOT_RECOMPUTED, answer) == (True, "found", True)
+
+
+@pytest.mark.parametrize(
+    "answer", ["they are recomputed at every step", "se recalculan en cada paso"]
+)
+def test_negative_mention_contradicted_reads_as_the_opposite(answer):
+    assert read(NOT_RECOMPUTED, answer) == (False, "negated", True)
+
+
+@pytest.mark.parametrize("answer", ["it can't see future tokens", "it can’t see them"])
+def test_contraction_with_either_apostrophe_negates(answer):
+    assert read(["see"], answer) == (False, "negated", False)
+
+
+def test_contraction_reads_as_not():
+    assert tokenize("can't, don’t").norms == ["can", "not", "don", "not"]
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct"),
+    [("it doesn't overfit", True), ("evita el sobreajuste", True), ("causes overfitting", False)],
+)
+def test_preventing_verb_also_reads_as_negation_of_the_rest(answer, correct):
+    assert read([["prevents overfitting", "evita el sobreajuste"]], answer)[0] is correct
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer"),
+    [
+        (["stability"], "instability"),
+        (["estabilidad"], "inestabilidad"),
+        (["increase"], "decrease"),
+        (["stable"], "unstable"),
+    ],
+)
+def test_typo_never_bridges_an_antonym(expected, answer):
+    assert read(expected, answer) == (False, "missed", False)
+
+
+def test_typo_still_forgiven_without_a_negating_prefix():
+    assert read(["important"], "it is inportant")[0] is True
+
+
+def test_spanish_verb_form_found_through_its_lemma():
+    assert read(["diverge"], "evita que el entrenamiento diverja")[0] is True
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct"),
+    [
+        ("perplexity is e to the power of the loss", True),
+        ("PPL = e^(loss)", True),
+        ("exp(loss)", True),
+        ("e**loss", True),
+        ("2 to the power of the loss", False),
+    ],
+)
+def test_formula_spellings_meet(answer, correct):
+    assert read([["e^loss", "exp(loss)"]], answer)[0] is correct
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct"), [("t <= 5", True), ("at most 5", True), ("a lo sumo 5", True)]
+)
+def test_at_most_spellings_meet(answer, correct):
+    assert read(["≤ 5"], answer)[0] is correct
+
+
+def test_superscript_is_a_power():
+    assert read(["gradient squared"], "the average of gradient²")[0] is True
+
+
+@pytest.mark.parametrize(
+    ("answer", "rejected"),
+    [
+        ("the model picks likely tokens more often and the text is less random", False),
+        ("the text is more random", True),
+        ("el texto es menos aleatorio", False),
+        ("el texto es más aleatorio", True),
+    ],
+)
+def test_word_of_degree_binds_to_its_neighbour(answer, rejected):
+    result = grade_free(
+        expected=[["less random", "menos aleatorio"]],
+        pass_mentions=None,
+        answer=answer,
+        reject=[["more random", "más aleatorio"]],
+    )
+
+    assert (bool(result.rejected), result.correct) == (rejected, not rejected)
+
+
+def test_phrase_never_shrinks_to_one_word_of_three():
+    assert read(["e to the power"], "2 to the power of 3")[0] is False
+
+
+def test_blow_up_is_not_widened_to_big():
+    assert read([["blows up", "explota"]], "the gradient is big")[0] is False
+
+
+def test_re_prefix_stays_on_its_word():
+    assert read(["re-compute"], "you compute it once")[0] is False
+
+
+def test_explain_shows_negative_reading_and_warns():
+    explained = key_explain(expected=[["not recomputed"], ["to disk"]], reject=[["z"]])
+
+    negative, shrunk, letter = explained
+    assert negative.phrasings[0].readings[0].startswith("negative: not ")
+    assert negative.warnings == (
+        "phrased negatively: found only where the answer negates its words",
+    )
+    assert shrunk.phrasings[0].warnings == (
+        "shrinks to one word, 'disk', once the stop words (to) are left out",
+    )
+    assert letter.phrasings[0].warnings[0].startswith("one letter")
+
+
+def test_explain_warns_when_vocabulary_widens_to_a_general_word():
+    [explained] = key_explain(expected=[["massive gradient"]])
+
+    assert explained.phrasings[0].warnings[0].startswith(
+        "the vocabulary widens it to general words: big"
+    )
+
+
+def test_explain_mixed_polarity_is_warned():
+    [explained] = key_explain(expected=[["not recomputed", "recomputed"]])
+
+    assert "side by side" in explained.warnings[0]
