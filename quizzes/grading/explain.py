@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .matcher import Alternative, Slot, read_alternatives, as_mentions
+from .matcher import Alternative, Slot, as_mentions, read_alternatives
 from .text import LANGUAGES, stems, words
 from .vocabulary import vocabulary_load
 
@@ -74,9 +74,7 @@ def _phrasing(text: str, alternatives: list[Alternative]) -> PhrasingExplained:
             general = sorted(group & vocabulary.general_words)
             # Widening is news only when the author's own words were specific.
             if general and not group & written & vocabulary.general_words:
-                warnings.append(
-                    "the vocabulary widens it to general words: " + ", ".join(general)
-                )
+                warnings.append("the vocabulary widens it to general words: " + ", ".join(general))
     return PhrasingExplained(
         text=text,
         readings=tuple(_reading(a) for a in read),
@@ -110,9 +108,7 @@ def key_explain(
                     " in the answers that say the opposite"
                 )
             elif negative:
-                warnings.append(
-                    "phrased negatively: found only where the answer negates its words"
-                )
+                warnings.append("phrased negatively: found only where the answer negates its words")
             explained.append(
                 MentionExplained(
                     kind=kind, index=index, phrasings=tuple(phrasings), warnings=tuple(warnings)

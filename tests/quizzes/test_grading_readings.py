@@ -150,8 +150,10 @@ def test_explain_shows_negative_reading_and_warns():
 def test_explain_warns_when_vocabulary_widens_to_a_general_word():
     [explained] = key_explain(expected=[["massive gradient"]])
 
-    assert explained.phrasings[0].warnings[0].startswith(
-        "the vocabulary widens it to general words: big"
+    assert (
+        explained.phrasings[0]
+        .warnings[0]
+        .startswith("the vocabulary widens it to general words: big")
     )
 
 

@@ -241,13 +241,12 @@ def test_revision_cannot_be_modified_or_deleted(seed_dir):
 def test_import_explain_prints_each_phrasing_as_read_and_writes_nothing(seed_dir):
     out, err = StringIO(), StringIO()
 
-    call_command(
-        "import_quizzes", str(seed_dir), "--explain", "--dry-run", stdout=out, stderr=err
-    )
+    call_command("import_quizzes", str(seed_dir), "--explain", "--dry-run", stdout=out, stderr=err)
 
     lines = out.getvalue().splitlines()
     assert "q-19-02:" in lines
-    assert "    '3 sigma' → [3 / three / tres] + [σ / sigma / std / stdev / std dev / sd / …]" in lines
+    sigma = "[σ / sigma / std / stdev / std dev / sd / …]"
+    assert f"    '3 sigma' → [3 / three / tres] + {sigma}" in lines
     assert "q-10-01:" not in lines  # a choice question has no key to explain
     assert Question.objects.count() == 0
 
