@@ -279,6 +279,9 @@ class Reading:
     matches: list[dict[str, str]]
     cues: list[int]  # token indices of negation cues
     at: dict[str, list[int]]  # key word → token indices that match it
+    # Tokens inside a fixed expression ("square root", "in order to") → the expressions:
+    # such a token matches a one-word phrasing only where the phrasing is one of them.
+    fixed: dict[int, set[tuple[str, ...]]] = field(default_factory=dict)
 
 
 def read_answer(*, key: CompiledKey, text: str) -> Reading:
@@ -300,7 +303,14 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
     for target in {t for found in table.values() for t in found}:
         at[target] = [i for i, found in enumerate(matches) if target in found]
     cues = [i for i, word in enumerate(norms) if word in key.negations]
-    return Reading(text, tokens, clauses, content_before, matches, cues, at)
+    fixed: dict[int, set[tuple[str, ...]]] = {}
+    starts = key.vocabulary.fixed_by_first
+    for i in [i for i, word in enumerate(norms) if word in starts]:
+        for phrase in starts[norms[i]]:
+            if tuple(norms[i : i + len(phrase)]) == phrase:
+                for j in range(i, i + len(phrase)):
+                    fixed.setdefault(j, set()).add(phrase)
+    return Reading(text, tokens, clauses, content_before, matches, cues, at, fixed)
 
 
 def occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
@@ -309,6 +319,9 @@ def occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
     tokens, clauses, matches = reading.tokens, reading.clauses, reading.matches
     for phrase in slot.phrases:
         for first in reading.at.get(phrase[0], ()):
+            if len(phrase) == 1 and first in reading.fixed:
+                if not reading.fixed[first].intersection(slot.phrases):
+                    continue  # "square" of "square root" is not "square"
             last = first
             for word in phrase[1:]:
                 nxt = last + 1

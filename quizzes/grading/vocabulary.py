@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
@@ -30,6 +30,9 @@ class Vocabulary:
     # Verbs meaning "keep from" ("prevent", "evitar"), as stems: a mention with one also
     # reads negatively ("prevents overfitting" finds "doesn't overfit").
     preventing: frozenset[str] = frozenset()
+    # Expressions of several words whose words never stand alone ("square root", "in
+    # order to"), by their first word: every group's multi-word phrase, and `fixed`.
+    fixed_by_first: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
     # General words ("big", "grande"): a vocabulary group that puts one beside an
     # author's specific word is reported by `import_quizzes --explain`.
     general_words: frozenset[str] = frozenset()
@@ -87,6 +90,12 @@ def vocabulary_parse(*, raw: dict) -> Vocabulary:
     for group in raw.get("equivalents") or ():
         phrases = tuple(dict.fromkeys(tuple(words(_text(phrase))) for phrase in group))
         groups.append(tuple(phrase for phrase in phrases if phrase))
+    # A fixed expression is also a group of its own, so a key reads it as one slot.
+    for entry in raw.get("fixed") or ():
+        groups.append((tuple(words(_text(entry))),))
+    fixed_by_first: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in dict.fromkeys(p for group in groups for p in group if len(p) > 1):
+        fixed_by_first.setdefault(phrase[0], []).append(phrase)
     number_words = {}
     for number, names in (raw.get("numbers") or {}).items():
         digits = str(number)
@@ -106,6 +115,7 @@ def vocabulary_parse(*, raw: dict) -> Vocabulary:
             for word in words(_text(entry))
             for stem in stems(word, LANGUAGES)
         ),
+        fixed_by_first={first: tuple(ps) for first, ps in fixed_by_first.items()},
         general_words=frozenset(" ".join(words(_text(w))) for w in raw.get("general") or ()),
         degree_words=frozenset().union(*_per_language(raw.get("degree_words")).values()),
         opposites=tuple(

@@ -161,3 +161,18 @@ def test_explain_mixed_polarity_is_warned():
     [explained] = key_explain(expected=[["not recomputed", "recomputed"]])
 
     assert "side by side" in explained.warnings[0]
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "correct"),
+    [
+        (["order"], "we add them in order to help training", False),
+        (["order"], "it has no sense of the order of the tokens", False),  # negated
+        (["order"], "the order of the tokens matters", True),
+        (["square of the gradient"], "the gradient's square root", False),
+        (["square of the gradient"], "the square of the gradient", True),
+        (["square root"], "divide by the square root", True),
+    ],
+)
+def test_words_of_a_fixed_expression_do_not_stand_alone(expected, answer, correct):
+    assert read(expected, answer)[0] is correct
