@@ -319,9 +319,12 @@ def occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
     tokens, clauses, matches = reading.tokens, reading.clauses, reading.matches
     for phrase in slot.phrases:
         for first in reading.at.get(phrase[0], ()):
-            if len(phrase) == 1 and first in reading.fixed:
-                if not reading.fixed[first].intersection(slot.phrases):
-                    continue  # "square" of "square root" is not "square"
+            if (
+                len(phrase) == 1
+                and first in reading.fixed
+                and not reading.fixed[first].intersection(slot.phrases)
+            ):
+                continue  # "square" of "square root" is not "square"
             last = first
             for word in phrase[1:]:
                 nxt = last + 1
