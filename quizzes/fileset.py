@@ -11,6 +11,7 @@ from pathlib import Path
 
 from . import grading
 from .documents import KnownFile, PhaseDoc, Problem, QuizSet, SkippedFile, phase_doc
+from .grading.vocabulary import VOCABULARY_FILE
 from .rules import example_problems, file_name_problems, question_ids, question_problems
 from .schema import SCHEMA_PATH, schema_problems, type_name
 from .yaml_reader import FileTooLarge, read_bytes, read_document
@@ -55,7 +56,10 @@ def _rules_salt() -> bytes:
     grading its examples run through. A change to any of them reads every file again."""
     digest = hashlib.sha256(RULES_VERSION.encode())
     digest.update(SCHEMA_PATH.read_bytes())
-    digest.update(Path(grading.__file__).read_bytes())
+    # The whole grading package and its vocabulary: a matcher change can turn an example.
+    for path in sorted(Path(grading.__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    digest.update(VOCABULARY_FILE.read_bytes())
     return digest.digest()
 
 

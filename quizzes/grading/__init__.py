@@ -16,9 +16,11 @@ from .highlight import highlight_html
 from .matcher import find_mentions
 from .text import normalize
 
-# Stored with each attempt: which matcher graded it. 2: stems, typos, windows, negation,
-# vocabulary and reject mentions (issue 11); 1 was the substring matcher.
-GRADER_VERSION = 2
+# Stored with each attempt: which matcher graded it. 3: polarity, contractions, formulas,
+# lemmas, antonyms, words of degree, fixed expressions, doubts (issue 20); 2: stems,
+# typos, windows, negation, vocabulary and reject mentions (issue 11); 1 was the
+# substring matcher.
+GRADER_VERSION = 3
 
 __all__ = [
     "DOUBTS",

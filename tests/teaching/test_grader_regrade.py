@@ -11,6 +11,7 @@ from audit.enums import AuditKind
 from audit.models import AuditEvent
 from progress.models import Attempt, LearnerQuestion, Regrade
 from progress.services import learner_question_rebuild
+from quizzes.grading import GRADER_VERSION
 from quizzes.models import Question
 from tests.factories import UserFactory, answer
 
@@ -43,7 +44,7 @@ def test_grader_regrade_dry_run_prints_the_plan_and_writes_nothing(old_grades):
         "dry run: 1 attempt(s) change: 1 wrong → right, 0 right → wrong, 0 score only; "
         "1 unchanged, 0 skipped (options differ by key)",
         f"  q-10-03 attempt {old_grades['stale'].pk} of learner {old_grades['ana'].pk}: "
-        "wrong → right (grader 1 → 2)",
+        f"wrong → right (grader 1 → {GRADER_VERSION})",
     ]
     assert Regrade.objects.count() == 0
 
@@ -55,7 +56,7 @@ def test_grader_regrade_records_entries_on_the_attempts_own_revision(old_grades)
     assert (entry.attempt_id, entry.kind, entry.reason) == (
         old_grades["stale"].pk,
         "regrade",
-        "grader 1 → 2",
+        f"grader 1 → {GRADER_VERSION}",
     )
     assert entry.revision == old_grades["stale"].revision
     assert (entry.old_correct, entry.new_correct, entry.new_score) == (False, True, 1.0)
@@ -63,7 +64,7 @@ def test_grader_regrade_records_entries_on_the_attempts_own_revision(old_grades)
     standing = LearnerQuestion.objects.get(learner=old_grades["ana"], question__code="q-10-03")
     assert standing.latest_correct is True
     event = AuditEvent.objects.get(kind=AuditKind.REGRADE_RUN)
-    assert (event.detail["grader"], event.detail["changed"]) == (2, 1)
+    assert (event.detail["grader"], event.detail["changed"]) == (GRADER_VERSION, 1)
 
 
 def test_grader_regrade_twice_records_nothing_more(old_grades):
@@ -102,10 +103,10 @@ def test_grader_regrade_admin_action_confirms_then_records(client, old_grades):
     done = client.post("/admin/quizzes/question/", data | {"confirm": "yes"}, follow=True)
 
     confirm_html = " ".join(confirm.content.decode().split())
-    assert "graded again with the current one (grader 2)" in confirm_html
+    assert f"graded again with the current one (grader {GRADER_VERSION})" in confirm_html
     assert "1 attempt(s) go from wrong to right" in confirm_html
     assert '<input type="hidden" name="action" value="regrade_grader">' in confirm_html
     assert "1 regrade entries recorded (1 now right, 0 now wrong)." in done.content.decode()
     assert list(Regrade.objects.values_list("reason", "by__username")) == [
-        ("grader 1 → 2", "teach")
+        (f"grader 1 → {GRADER_VERSION}", "teach")
     ]
