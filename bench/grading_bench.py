@@ -5,7 +5,10 @@ Three sets, each marked by hand before any grader ran on it (see each folder's R
 - bench/grading_dev/: five questions not in data/, keys written from the docs: the dev
   half, tuned on;
 - bench/grading_test/: five more, written by another hand: the test half, only reported
-  on (never run with --show, never tuned on, its keys never edited).
+  on (never run with --show, never tuned on, its keys never edited);
+- bench/grading_test_guide/: five more by a third hand, keys written from the author's
+  guide (docs/grading.md) and checked against the author's own examples, then frozen:
+  what the matcher and the guide achieve together; a test set too.
 
 Prints agreement with the hand marking (overall, per language), false "right" and false
 "wrong", per-mention precision and recall, and the time to grade a 10,000-character
@@ -13,7 +16,7 @@ answer. No database: the set files carry their own keys. The headline figure is 
 the answer's language unknown, as the portal grades.
 
 Run with `make bench` or
-`python bench/grading_bench.py [--set seed|dev|test|all] [--show] [--key current|proposed]`.
+`python bench/grading_bench.py [--set seed|dev|test|test-guide|all] [--show] [--key ...]`.
 """
 
 import argparse
@@ -37,7 +40,10 @@ SETS = {
     "seed": BENCH / "grading_set",
     "dev": BENCH / "grading_dev",
     "test": BENCH / "grading_test",
+    "test-guide": BENCH / "grading_test_guide",
 }
+# Sets only reported on: never listed with --show, never tuned on.
+HELD_OUT = ("test", "test-guide")
 # The grader before issue 11 took neither of these; the bench measures both.
 ACCEPTS = set(inspect.signature(grade).parameters)
 
@@ -167,8 +173,8 @@ def main() -> None:
     parser.add_argument("--key", choices=["current", "proposed", "both"], default="both")
     parser.add_argument("--repeat", type=int, default=200)
     args = parser.parse_args()
-    if args.show and args.set in ("test", "all"):
-        parser.error("--show lists disagreements: use it on --set seed or dev, never on test")
+    if args.show and args.set in (*HELD_OUT, "all"):
+        parser.error("--show lists disagreements: use it on --set seed or dev, never on a test set")
 
     whiches = (
         ["key", "proposed"]
