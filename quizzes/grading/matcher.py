@@ -17,7 +17,7 @@ PREFIX_MIN = 5  # an author's word this long also finds longer words it begins (
 TYPO_MIN = 5  # words shorter than this never match by edit distance
 TYPO_TWO = 8  # from this length, two edits are forgiven; below it, one
 GAP = 3  # content words allowed between the words of one mention
-NEGATION_REACH = 2  # content words allowed between a negation cue and what it negates
+NEGATION_REACH = 1  # content words allowed between a negation cue and what it negates
 MAX_SPANS = 20  # highlighted places per mention, so a long answer stays cheap to show
 
 
