@@ -57,9 +57,13 @@ class Tally:
     false_wrong: int = 0  # graded wrong, marked right
     hand_right: int = 0
     misses: list[str] = field(default_factory=list)
+    provisional: int = 0  # verdicts the grader marked as unsure (doubts)
+    sure_errors: int = 0  # disagreements the grader did not mark as unsure
 
-    def add(self, *, hand: bool, graded: bool, note: str) -> None:
+    def add(self, *, hand: bool, graded: bool, note: str, unsure: bool = False) -> None:
         self.total += 1
+        self.provisional += unsure
+        self.sure_errors += hand != graded and not unsure
         self.agree += hand == graded
         self.hand_right += hand
         self.hand_wrong += not hand
@@ -78,6 +82,8 @@ class Tally:
             f" ({self.false_right}/{self.hand_wrong})"
             f"  false wrong {pct(self.false_wrong, self.hand_right)}"
             f" ({self.false_wrong}/{self.hand_right})"
+            f"  provisional {pct(self.provisional, self.total)}"
+            f"  sure errors {pct(self.sure_errors, self.total)} ({self.sure_errors})"
         )
 
 
@@ -117,8 +123,9 @@ def measure(
             )
             hand = item["verdict"] == "right"
             note = f"  {question['question']} [{item['lang']}] {item['verdict']}: {item['text']!r}"
-            overall.add(hand=hand, graded=result.correct, note=note)
-            per_lang[item["lang"]].add(hand=hand, graded=result.correct, note=note)
+            unsure = bool(getattr(result, "doubts", ()))
+            overall.add(hand=hand, graded=result.correct, note=note, unsure=unsure)
+            per_lang[item["lang"]].add(hand=hand, graded=result.correct, note=note, unsure=unsure)
             for index, mark in enumerate(item["marks"][: len(key["expected"])]):
                 counts = mention_counts.setdefault(f"{question['question']}#{index}", [0, 0, 0])
                 graded_found = index in result.found

@@ -464,8 +464,9 @@ def find_mentions(
     reject: Sequence,
     text: str,
     language: str | None,
-) -> tuple[list[Found], list[Found]]:
-    """Each mention's and each reject entry's place in the answer."""
+) -> tuple[list[Found], list[Found], int]:
+    """Each mention's and each reject entry's place in the answer, and how many content
+    words (stop words and symbols aside) the answer has."""
     languages = (language,) if language in LANGUAGES else LANGUAGES
     key = compile_key(
         expected=as_mentions(expected), reject=as_mentions(reject), languages=languages
@@ -474,4 +475,5 @@ def find_mentions(
     return (
         [locate(reading, alternatives) for alternatives in key.mentions],
         [locate(reading, alternatives) for alternatives in key.rejects],
+        reading.content_before[-1],
     )

@@ -44,6 +44,27 @@ def test_doubts_ignored_negated_reject_is_flagged():
     ) == (True, ("reject_negated",))
 
 
-@pytest.mark.parametrize("code", ["one_missing", "typo", "negation", "reject_negated"])
+@pytest.mark.parametrize(
+    "code", ["one_missing", "typo", "negation", "unrecognised", "reject_negated"]
+)
 def test_doubts_every_code_is_described(code):
     assert DOUBTS[code]
+
+
+def test_doubts_developed_answer_the_key_does_not_recognise_is_flagged():
+    answer = (
+        "each position only attends to earlier positions, so the model learns to "
+        "continue text from what it has read so far"
+    )
+
+    assert doubts(answer, expected=["embedding"]) == (False, ("unrecognised",))
+
+
+def test_doubts_short_unrecognised_answer_is_sure():
+    assert doubts("it learns to continue the text", expected=["embedding"]) == (False, ())
+
+
+def test_doubts_developed_answer_with_a_reject_is_sure():
+    answer = "it uses batch norm over the whole window of the training loss values here"
+
+    assert doubts(answer, expected=["rolling mean"], reject=["batch norm"]) == (False, ())
