@@ -7,11 +7,13 @@ from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+from django.test import Client
 
 from progress.models import Regrade
 from quizzes.grading.numeric import numeric_key
 from teaching.models import Cohort
 from teaching.numeric_answers import Bin, NumericAnswers
+from teaching.services import verdict_override
 from tests.factories import UserFactory, answer
 
 pytestmark = pytest.mark.django_db
@@ -97,3 +99,33 @@ def test_regrade_after_tolerance_change_regrades_numeric_answers(numeric_dir):
     assert "answer: 14 ± 8% → 14 ± 5%" in dry_run.getvalue()
     entry = Regrade.objects.get()
     assert (entry.attempt.learner, entry.old_correct, entry.new_correct) == (ana, True, False)
+
+
+def test_override_of_a_numeric_answer_shows_in_the_learners_feedback(numeric_dir, instructor):
+    ana = UserFactory(username="ana")
+    attempt = answer(ana, "q-91-01", text="13,04")  # right: within 8 % of 14
+    verdict_override(attempt=attempt, correct=False, reason="GiB is not GB", by=instructor)
+    client = Client()
+    client.force_login(ana)
+
+    html = " ".join(client.get("/phase/91/").content.decode().split())
+
+    assert "Marked wrong by your instructor on" in html
+    assert "“GiB is not GB”" in html
+    assert "Read as 13.04 GB." in html
+    assert attempt.correct is True
+
+
+def test_regrade_after_unit_change_grades_the_stored_reading(numeric_dir):
+    ana = UserFactory(username="ana")
+    answer(ana, "q-91-01", text="14 GB")
+    path = numeric_dir / "phase-91-numeric.yaml"
+    edited = path.read_text("utf-8").replace("unit: {en: GB, es: GB}", "unit: {en: gigabytes}")
+    path.write_text(edited.replace('{answer: "14 GB", right: true}', '{answer: "14", right: true}'))
+    call_command("import_quizzes", str(numeric_dir), stdout=StringIO())
+    out = StringIO()
+
+    call_command("regrade", "q-91-01", stdout=out)
+
+    assert out.getvalue().startswith("0 attempt(s) change")
+    assert Regrade.objects.count() == 0
