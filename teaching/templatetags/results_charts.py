@@ -111,8 +111,9 @@ def _number(value: Decimal) -> str:
 @register.simple_tag
 def value_bars(numeric) -> dict:
     """Geometry of a numeric question's histogram of values given (NumericAnswers):
-    {"width", "bars": [{x, y, h, n, fill, label}]}; bars holding right values are
-    green, and each bar's label says the values it counts, in the viewer's format."""
+    {"width", "bars": [{x, y, h, n, fill, label}], "from", "to" and where they go}.
+    Bars holding right values are green; each bar's label says the values it counts,
+    in the viewer's number format."""
     bins = numeric.bins()
     top = max((b.answers for b in bins), default=0) or 1
     bars = []
@@ -134,7 +135,16 @@ def value_bars(numeric) -> dict:
                 "label": label,
             }
         )
-    return {"width": max(1, len(bars)) * VALUE_STEP, "bars": bars}
+    middle = [b for b in bins if not b.edge]
+    return {
+        "width": max(1, len(bars)) * VALUE_STEP,
+        "bars": bars,
+        # The ends of the bins in between, under their first and last bars.
+        "from": _number(middle[0].low) if middle else "",
+        "from_x": (1 if bins and bins[0].edge else 0) * VALUE_STEP,
+        "to": _number(middle[-1].high) if middle else "",
+        "to_x": (len(bins) - (1 if bins and bins[-1].edge else 0)) * VALUE_STEP - 3,
+    }
 
 
 @register.simple_tag

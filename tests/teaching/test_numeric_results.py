@@ -56,6 +56,10 @@ def test_results_numeric_question_shows_values_histogram_and_common_wrong_values
     assert 'aria-label="Histogram of the values given"' in row
     assert row.count("<rect ") == 11  # ten bins and one for the value far above them
     assert "<title>above 28: 1</title>" in row
+    assert (
+        '<text x="0" y="64" font-size="9">7</text>'
+        '<text x="187" y="64" font-size="9" text-anchor="end">28</text>'
+    ) in row
     assert 'fill="#417690"><title>7 – 9.1: 3</title>' in row
     assert 'fill="#1a7f37"><title>13.3 – 15.4: 3</title>' in row  # right values, green
     assert (
