@@ -62,10 +62,6 @@ class NumericAnswers:
         wrong.sort(key=lambda item: (-item[1], item[0]))
         return [(value, n, n / total) for value, n in wrong[:WRONG_SHOWN]]
 
-    @property
-    def right_answers(self) -> int:
-        return sum(n for value, n in self._read() if numeric_right(key=self.key, value=value))
-
     def bins(self) -> list[Bin]:
         """BINS equal bins over the values within WINDOW times the answer's size of it
         (widened to hold the range of right values), and a bin at either end for the

@@ -15,7 +15,6 @@ The rules (docs/quiz-format.md, "Numeric answers"):
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -162,9 +161,3 @@ def plain(value: Decimal) -> str:
     if len(text) > PLAIN_CHARS:  # 1e300 in scientific notation, not 301 digits
         return str(value.normalize())
     return "0" if text in ("-0", "0") else text
-
-
-def is_finite_number(value) -> bool:
-    """A YAML value usable as an answer or a tolerance: a number, not true/false, NaN
-    or infinite."""
-    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
