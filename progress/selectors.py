@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import timedelta
+from decimal import Decimal
 
 from django.db.models import Count, OuterRef, Subquery
-from django.utils import timezone
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from quizzes.grading import highlight_html
@@ -209,6 +210,32 @@ class QuestionState:
         wrong = len(self.grading.get("wrong_picks", []))
         total = len(self.graded_revision.correct_keys)
         return {"right": right, "wrong": wrong, "net": max(right - wrong, 0), "total": total}
+
+    @property
+    def numeric_feedback(self) -> dict[str, str]:
+        """A numeric answer as read and the key that graded it, in the viewer's language
+        and number format: {"read", "right", "tolerance", "low", "high"} ("3,5 GB",
+        "14 GB", "8 %"...); "tolerance" is "" when only the exact value is right."""
+        revision, value = self.graded_revision, self.latest.answer.get("value")
+        key = revision.numeric_key
+        unit = revision.unit(translation.get_language() or "en")
+
+        def shown(number: Decimal) -> str:
+            text = formats.number_format(number.normalize(), use_l10n=True)
+            return f"{text} {unit}" if unit else text
+
+        feedback = {
+            "read": shown(Decimal(value)) if value is not None else self.latest.text,
+            "right": shown(key.answer),
+            "tolerance": "",
+        }
+        if key.tolerance:
+            tolerance = formats.number_format(key.tolerance.normalize(), use_l10n=True)
+            relative = _("%(number)s%%") % {"number": tolerance}
+            feedback["tolerance"] = relative if key.relative else shown(key.tolerance)
+            feedback["low"] = shown(key.answer - key.margin)
+            feedback["high"] = shown(key.answer + key.margin)
+        return feedback
 
     @property
     def mentions_needed(self) -> int:

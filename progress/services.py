@@ -13,13 +13,14 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from portal.sql import insert, one, statement
 from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
+from quizzes.grading.numeric import NumberRefused, number_read, plain
 from quizzes.models import Question, QuestionRevision
 
 from .models import Attempt, Draft, LearnerPhase, LearnerQuestion, ReviewCard
@@ -189,8 +190,41 @@ def draft_submit(*, user, session, question: Question, raw_token: str, post) -> 
     Draft.objects.filter(learner=user, question=question, logged_out=True).delete()
 
 
+def _number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
+    """What to tell a learner whose answer is not read as a number: how to write it."""
+    if refused.reason == "empty":
+        return _("Write a number first.")
+    if refused.reason == "ambiguous":
+        return _(
+            "“%(text)s” can be read two ways. Write a thousand as 1000 or 1 000, and "
+            "decimals with one point or comma: 1.5 or 1,5."
+        ) % {"text": refused.text}
+    if refused.reason == "marks":
+        return _(
+            "Use at most one decimal point or comma, and group thousands with spaces: "
+            "2 415 919 104.5."
+        )
+    if refused.reason == "groups":
+        return _("Group digits in threes with spaces, as in 2 415 919 104, or not at all.")
+    unit = revision.unit(translation.get_language() or "en")
+    if refused.reason == "unit" and unit:
+        return _("Write the number, in %(unit)s: for example 3.5 or 3.5 %(unit)s.") % {"unit": unit}
+    if refused.reason == "unit":
+        return _("Write the number alone, without a unit.")
+    return _("Write a number in digits, such as 3.5, 3,5 or 2.4e9.")
+
+
 def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> dict:
-    """Check a submitted answer against the question's shape and return it as stored."""
+    """Check a submitted answer against the question's shape and return it as stored:
+    a numeric answer keeps the text as typed and its reading in plain notation."""
+    if revision.kind == QuestionKind.NUMERIC:
+        if "\x00" in text:
+            raise AnswerInvalid(_("The answer contains characters that cannot be stored."))
+        try:
+            value = number_read(text, units=revision.numeric_key.units)
+        except NumberRefused as refused:
+            raise AnswerInvalid(_number_refusal(refused, revision)) from None
+        return {"text": text, "value": plain(value)}
     if revision.kind == QuestionKind.FREE:
         if "\x00" in text:
             raise AnswerInvalid(_("The answer contains characters that cannot be stored."))
@@ -218,9 +252,17 @@ def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> d
 
 
 def answer_pattern(answer: dict, result: Grade) -> str:
+    if "value" in answer:  # numeric: the value as read, to count answers alike
+        return answer["value"][:64]
     if "keys" in answer:
         return "".join(sorted(answer["keys"]))[:64]
     return ",".join(str(i) for i in result.missed)[:64]
+
+
+def graded_text(answer: dict) -> str:
+    """The text a stored answer is graded by: a numeric answer's reading (plain
+    notation, readable whatever the question's unit becomes), else what was typed."""
+    return answer.get("value", answer.get("text", ""))
 
 
 def grade_feedback(result: Grade) -> dict:
@@ -270,7 +312,7 @@ def _attempt_store(
 ) -> dict:
     """`attempt_record`, also returning the standing and review card it wrote (for a
     new attempt): {"attempt", "created", "standing", "card"}."""
-    result = revision.grade(keys=answer.get("keys", ()), text=answer.get("text", ""))
+    result = revision.grade(keys=answer.get("keys", ()), text=graded_text(answer))
     attempt = Attempt(
         learner=learner,
         question_id=revision.question_id,

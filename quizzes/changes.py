@@ -17,6 +17,7 @@ def revision_content(revision) -> dict[str, Any]:
         "pass_mentions": revision.pass_mentions,
         "reject": revision.reject,
         "examples": revision.examples,
+        "numeric": revision.numeric,
     }
 
 
@@ -56,7 +57,15 @@ def key_changed(old: dict[str, Any], new: dict[str, Any]) -> bool:
         or _mentions(old["expected"]) != _mentions(new["expected"])
         or old.get("pass_mentions") != new.get("pass_mentions")
         or _mentions(old.get("reject")) != _mentions(new.get("reject"))
+        or _numeric(old) != _numeric(new)
     )
+
+
+def _numeric(content: dict[str, Any]) -> tuple:
+    """A numeric key's answer and tolerance as graded (the unit is wording: an answer
+    is read with it but a changed unit grades no stored answer differently)."""
+    key = content.get("numeric") or {}
+    return (key.get("answer"), key.get("tolerance") or 0)
 
 
 def content_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
@@ -75,6 +84,11 @@ def content_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     lines += _listed(
         "rejected mentions", _mentions(old.get("reject")), _mentions(new.get("reject"))
     )
+    if _numeric(old) != _numeric(new):
+        (answer, tolerance), (new_answer, new_tolerance) = _numeric(old), _numeric(new)
+        lines.append(f"answer: {answer} ± {tolerance} → {new_answer} ± {new_tolerance}")
+    if ((old.get("numeric") or {}).get("unit")) != ((new.get("numeric") or {}).get("unit")):
+        lines.append("unit changed")
     if (old.get("examples") or []) != (new.get("examples") or []):
         lines.append("examples changed")
 

@@ -58,6 +58,9 @@ class QuestionDoc:
     pass_mentions: int | None = None
     reject: tuple[tuple[str, ...], ...] = ()
     examples: tuple[ExampleDoc, ...] = ()
+    # numeric: {"answer": 3.5, "tolerance": 0.05 or "5%", "unit": {"en": "GB"}}; the
+    # tolerance and unit only when given.
+    numeric: dict[str, Any] = field(default_factory=dict)
     position: int = 0
     path: str = ""
     line: int = 0
@@ -80,6 +83,8 @@ class QuestionDoc:
             content["reject"] = [list(m) for m in self.reject]
         if self.examples:
             content["examples"] = [e.content() for e in self.examples]
+        if self.numeric:
+            content["numeric"] = self.numeric
         return content
 
     @property
@@ -150,6 +155,20 @@ def mentions_doc(raw: list) -> tuple[tuple[str, ...], ...]:
     )
 
 
+def numeric_doc(raw: dict) -> dict[str, Any]:
+    """A numeric question's key as stored: the answer, and the tolerance and unit when
+    given (so that adding neither changes nothing)."""
+    if "answer" not in raw:
+        return {}
+    key: dict[str, Any] = {"answer": raw["answer"]}
+    if raw.get("tolerance"):
+        tolerance = raw["tolerance"]
+        key["tolerance"] = tolerance.strip() if isinstance(tolerance, str) else tolerance
+    if "unit" in raw:
+        key["unit"] = text_doc(raw["unit"])
+    return key
+
+
 def question_doc(raw: dict, *, position: int, path: str) -> QuestionDoc:
     """Build a question from a mapping the schema and rules have accepted."""
     examples = raw.get("examples") or []
@@ -175,6 +194,7 @@ def question_doc(raw: dict, *, position: int, path: str) -> QuestionDoc:
             )
             for i, e in enumerate(examples)
         ),
+        numeric=numeric_doc(raw),
         position=position,
         path=path,
         line=getattr(raw, "line", 0),

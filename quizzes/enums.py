@@ -8,3 +8,4 @@ class QuestionKind(models.TextChoices):
     SINGLE = "single", _("Single answer")
     MULTI = "multi", _("Multiple answers")
     FREE = "free", _("Free text")
+    NUMERIC = "numeric", _("Number")

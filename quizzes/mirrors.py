@@ -6,9 +6,11 @@ files say. Output is deterministic: the same YAML gives the same bytes.
 
 from __future__ import annotations
 
+from decimal import Decimal
 from pathlib import Path
 
 from .enums import QuestionKind
+from .grading.numeric import plain
 from .loader import PhaseDoc, QuestionDoc
 
 LABELS = {
@@ -22,8 +24,11 @@ LABELS = {
             QuestionKind.SINGLE: "single",
             QuestionKind.MULTI: "multi",
             QuestionKind.FREE: "free",
+            QuestionKind.NUMERIC: "numeric",
         },
         "correct": "Correct",
+        "answer": "Answer",
+        "decimal": ".",
         "mentions": "Free response. Expected mentions",
         "needed": "{needed} of {total} needed",
         "reject": "Wrong if it says",
@@ -40,8 +45,11 @@ LABELS = {
             QuestionKind.SINGLE: "única",
             QuestionKind.MULTI: "múltiple",
             QuestionKind.FREE: "libre",
+            QuestionKind.NUMERIC: "numérica",
         },
         "correct": "Correcta",
+        "answer": "Respuesta",
+        "decimal": ",",
         "mentions": "Respuesta libre. Menciones esperadas",
         "needed": "basta con {needed} de {total}",
         "reject": "Incorrecta si dice",
@@ -97,6 +105,21 @@ def _option(key: str, mark: str, text: str) -> list[str]:
     return [*lines, ""]
 
 
+def _number(value, language: str) -> str:
+    return plain(Decimal(str(value))).replace(".", LABELS[language]["decimal"])
+
+
+def _numeric(question: QuestionDoc, language: str) -> str:
+    """ "3.5 GB ± 0.05", "14 GB ± 5%": the value, its unit and the tolerance if any."""
+    key = question.numeric
+    unit = key.get("unit")
+    shown = _number(key["answer"], language) + (f" {_text(unit, language)}" if unit else "")
+    tolerance = key.get("tolerance")
+    if isinstance(tolerance, str):
+        return f"{shown} ± {_number(tolerance.removesuffix('%'), language)}%"
+    return f"{shown} ± {_number(tolerance, language)}" if tolerance else shown
+
+
 def _question(question: QuestionDoc, language: str) -> list[str]:
     labels = LABELS[language]
     kind = labels["kind"][question.kind]
@@ -122,6 +145,8 @@ def _question(question: QuestionDoc, language: str) -> list[str]:
         if question.reject:
             lines += [f"{labels['reject']}: {listed(question.reject)}", ""]
         lines += _after("", explanation)
+    elif question.kind == QuestionKind.NUMERIC:
+        lines += _after(f"**{labels['answer']}: {_numeric(question, language)}.**", explanation)
     else:
         options = []
         for option in question.options:

@@ -10,6 +10,7 @@ from portal.db import WriteOnce
 
 from .enums import QuestionKind
 from .grading import Grade, grade
+from .grading.numeric import NumericKey, numeric_key
 
 LANGUAGES = ("en", "es")
 
@@ -128,6 +129,9 @@ class QuestionRevision(WriteOnce):
     # [{"answer": "...", "right": true, "lang": "es"}]: checked by the importer, kept
     # for instructors.
     examples = models.JSONField(_("examples"), default=list, blank=True)
+    # A numeric question's key: {"answer": 3.5, "tolerance": 0.05 or "5%", "unit":
+    # {"en": "GB", "es": "GB"}} (tolerance and unit when given); {} for other kinds.
+    numeric = models.JSONField(_("numeric key"), default=dict, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -186,6 +190,19 @@ class QuestionRevision(WriteOnce):
     def is_free(self) -> bool:
         return self.kind == QuestionKind.FREE
 
+    @property
+    def is_numeric(self) -> bool:
+        return self.kind == QuestionKind.NUMERIC
+
+    @property
+    def numeric_key(self) -> NumericKey | None:
+        """The numeric key read for grading and display; None for other kinds."""
+        return numeric_key(self.numeric) if self.is_numeric and self.numeric else None
+
+    def unit(self, language: str) -> str:
+        """A numeric question's unit in `language` (English when it has none), or ""."""
+        return localized(self.numeric.get("unit") or {}, language)[0] if self.numeric else ""
+
     def grade(
         self, *, keys: Sequence[str] = (), text: str = "", language: str | None = None
     ) -> Grade:
@@ -200,4 +217,5 @@ class QuestionRevision(WriteOnce):
             keys=keys,
             text=text,
             language=language,
+            numeric=self.numeric or None,
         )

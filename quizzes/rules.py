@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import math
 import re
 from typing import Any
 
@@ -71,6 +72,18 @@ def question_problems(data: Any, shown: str) -> list[Problem]:
                 f"mentions ({len(expected)})"
             )
             problems.append(Problem(shown, question.line_of("pass_mentions"), label, message))
+        problems += _numeric_problems(question, label, shown)
+    return problems
+
+
+def _numeric_problems(question: LineDict, label: str, shown: str) -> list[Problem]:
+    """A numeric answer and tolerance are finite (YAML reads .nan and .inf as numbers)."""
+    problems = []
+    for name in ("answer", "tolerance"):
+        value = question.get(name)
+        if isinstance(value, float) and not math.isfinite(value):
+            message = f"'{name}' must be a finite number, not {value}"
+            problems.append(Problem(shown, question.line_of(name), label, message))
     return problems
 
 
@@ -80,13 +93,51 @@ def _grade_accepts_reject() -> bool:
     return "reject" in inspect.signature(grading.grade).parameters
 
 
+def _shown(answer: str) -> str:
+    answer = " ".join(answer.split())
+    if len(answer) > EXAMPLE_SHOWN:
+        answer = answer[:EXAMPLE_SHOWN].rstrip() + "…"
+    return answer
+
+
+def _number_refused(question, answer: str) -> str:
+    """Why a numeric question's example is not read as a number, or "" when it is: a
+    learner writing it would be asked to write it again, not graded."""
+    if not question.numeric:
+        return ""
+    key = grading.numeric_key(question.numeric)
+    try:
+        grading.number_read(answer, units=key.units)
+    except grading.NumberRefused as refused:
+        return f"is not read as a number ({NUMBER_REFUSALS[refused.reason]})"
+    return ""
+
+
+# Why a text is not read as a number (quizzes.grading.numeric.NumberRefused.reason).
+NUMBER_REFUSALS = {
+    "empty": "it is empty",
+    "ambiguous": "a point or comma before three digits may be a thousands mark",
+    "marks": "more than one point or comma",
+    "groups": "spaces or underscores group digits by three only",
+    "unit": "only the question's unit may follow the number",
+    "unreadable": "not a number",
+}
+
+
 def example_problems(phase: PhaseDoc) -> list[Problem]:
     """Each example answer, graded as a learner's would be, gets the grade it states."""
     problems = []
     with_reject = _grade_accepts_reject()
     for question in phase.questions:
         extra = {"reject": question.reject} if with_reject else {}
+        if question.numeric:
+            extra = {"numeric": question.numeric}
         for number, example in enumerate(question.examples, start=1):
+            refused = _number_refused(question, example.answer)
+            if refused:
+                message = f'example {number} ("{_shown(example.answer)}") {refused}'
+                problems.append(Problem(phase.path, example.line, question.code, message))
+                continue
             result = grading.grade(
                 kind=question.kind,
                 correct_keys=question.correct_keys,
@@ -97,9 +148,7 @@ def example_problems(phase: PhaseDoc) -> list[Problem]:
             )
             if result.correct == example.right:
                 continue
-            answer = " ".join(example.answer.split())
-            if len(answer) > EXAMPLE_SHOWN:
-                answer = answer[:EXAMPLE_SHOWN].rstrip() + "…"
+            answer = _shown(example.answer)
             stated, got = ("right", "wrong") if example.right else ("wrong", "right")
             message = f'example {number} ("{answer}") expected {stated}, graded {got}'
             problems.append(Problem(phase.path, example.line, question.code, message))

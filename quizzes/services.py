@@ -92,6 +92,7 @@ def _revision_from_doc(question_id: int, doc: QuestionDoc, number: int) -> Quest
         pass_mentions=doc.pass_mentions,
         reject=[list(mention) for mention in doc.reject],
         examples=[example.content() for example in doc.examples],
+        numeric=doc.numeric,
     )
 
 

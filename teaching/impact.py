@@ -33,10 +33,13 @@ def import_impact(next_revisions: dict[int, int | None]) -> dict[int, tuple[int,
 
 
 def key_of(revision: QuestionRevision) -> str:
-    """The key as an instructor reads it: the right options' keys, or the expected
-    mentions of a free question."""
+    """The key as an instructor reads it: the right options' keys, the expected
+    mentions of a free question, or a numeric question's value ± tolerance."""
     if revision.kind == QuestionKind.FREE:
         return " + ".join(" / ".join(alternatives) for alternatives in revision.expected)
+    if revision.kind == QuestionKind.NUMERIC:
+        tolerance = revision.numeric.get("tolerance") or 0
+        return f"{revision.numeric.get('answer')} ± {tolerance}"
     return ", ".join(revision.correct_keys)
 
 

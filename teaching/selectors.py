@@ -36,6 +36,7 @@ from quizzes.models import Phase, Question
 from .answer_groups import override_counts
 from .item_analysis import item_statistics, standing_groups
 from .models import Cohort
+from .numeric_answers import NumericAnswers
 from .statistics import Totals
 
 MODES = ("latest", "first", "all")
@@ -80,6 +81,8 @@ class ItemStats:
     picked_answers: int = 0
     mention_misses: list[tuple[str, int]] = field(default_factory=list)
     free_answers: int = 0
+    # A numeric question's values given (their distribution, the common wrong ones).
+    numeric: NumericAnswers | None = None
     # Figures on first tries (item_analysis): None where undefined or not judged.
     judged: bool = False  # enough learners to judge (RESULTS_MIN_LEARNERS)
     item_rest: float | None = None
@@ -283,9 +286,15 @@ def cohort_results(
             for g in groups
         ]
     free = {q.pk for q in questions if q.current_revision.kind == QuestionKind.FREE}
+    for question in questions:
+        if question.current_revision.numeric_key is not None:
+            items[question.pk].numeric = NumericAnswers(key=question.current_revision.numeric_key)
     misses: dict[int, dict[int, int]] = defaultdict(lambda: defaultdict(int))
     for question_id, pattern, n in patterns:
         stats = items[question_id]
+        if stats.numeric is not None:  # the pattern is the value as read
+            stats.numeric.add(pattern, n)
+            continue
         if question_id in free:
             stats.free_answers += n
             for index in filter(None, pattern.split(",")):

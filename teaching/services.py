@@ -14,7 +14,7 @@ from audit.enums import AuditKind
 from audit.services import audit_record
 from progress.enums import VerdictSource
 from progress.models import Attempt, Regrade, verdict_newest
-from progress.services import grade_feedback, learner_question_rebuild
+from progress.services import grade_feedback, graded_text, learner_question_rebuild
 from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import QuestionRevision
@@ -96,7 +96,7 @@ def _plan_add(plan: RegradePlan, attempt: Attempt, revision: QuestionRevision, r
         return
     # As attempt_record grades (language unknown: both stemmers), so a regrade agrees
     # with what a new answer would get.
-    result = revision.grade(keys=attempt.keys, text=attempt.text)
+    result = revision.grade(keys=attempt.keys, text=graded_text(attempt.answer))
     if result.correct == verdict.correct and result.score == verdict.score:
         plan.unchanged += 1
         return

@@ -5,7 +5,7 @@ import factory
 from django.contrib.auth import get_user_model
 
 from accounts.models import Profile
-from progress.services import attempt_record
+from progress.services import answer_parse, attempt_record
 from quizzes.models import Question
 
 PASSWORD = "correct-horse-battery-42"
@@ -34,7 +34,13 @@ def answer(learner, code, keys=(), text=""):
         learner=learner,
         revision=revision,
         nonce=f"n-{learner.pk}-{code}-{Question.objects.get(code=code).attempts.count()}",
-        answer={"text": text} if revision.kind == "free" else {"keys": list(keys)},
+        answer=(
+            answer_parse(revision=revision, keys=[], text=text)
+            if revision.kind == "numeric"
+            else {"text": text}
+            if revision.kind == "free"
+            else {"keys": list(keys)}
+        ),
         language="en",
     )
     return attempt

@@ -28,7 +28,7 @@ CHOICES = "progress/_question.html#choices"
 CHOICE_RESULT = "progress/_question.html#choice-result"
 FORM = "progress/_question.html#question-form"
 HEAD = "progress/_question.html#card-head"
-VERSION = 4  # bump when a piece's markup changes
+VERSION = 5  # bump when a piece's markup changes
 # Where a kept form's token and CSRF value go. With NULs, which no imported text can
 # hold (the importer refuses them), so content never matches them; the same in every
 # process, so a form kept in a cache that processes share is filled in by any of them.
@@ -135,3 +135,9 @@ def choice_result(state):
         parts["right"],
         parts["wrong"],
     )
+
+
+@register.simple_tag
+def numeric_unit(revision) -> str:
+    """A numeric question's unit in the active language, or ""."""
+    return revision.unit(translation.get_language() or "en")

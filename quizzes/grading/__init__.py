@@ -7,13 +7,14 @@ data/grading/vocabulary.yaml; the README's "Grading free text" says how.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from quizzes.enums import QuestionKind
 
 from .highlight import highlight_html
 from .matcher import find_mentions
+from .numeric import NumberRefused, number_read, numeric_key, numeric_right
 from .text import normalize
 
 # Stored with each attempt: which matcher graded it. 3: polarity, contractions, formulas,
@@ -27,6 +28,7 @@ __all__ = [
     "GRADER_VERSION",
     "Grade",
     "MentionResult",
+    "NumberRefused",
     "RejectResult",
     "grade",
     "grade_free",
@@ -34,6 +36,8 @@ __all__ = [
     "grade_single",
     "highlight_html",
     "normalize",
+    "number_read",
+    "numeric_key",
 ]
 
 
@@ -219,9 +223,18 @@ def grade(
     text: str = "",
     reject: Sequence[Sequence[str] | str] = (),
     language: str | None = None,
+    numeric: Mapping | None = None,
 ) -> Grade:
     """Grade one answer against one key, whatever the kind of question. `language` is
-    the answer's ("en", "es") when known; None reads it with both languages' stems."""
+    the answer's ("en", "es") when known; None reads it with both languages' stems.
+    `numeric` is a numeric question's key (answer, tolerance, unit)."""
+    if kind == QuestionKind.NUMERIC:
+        key = numeric_key(numeric or {})
+        try:
+            right = numeric_right(key=key, value=number_read(text, units=key.units))
+        except NumberRefused:
+            right = False  # never stored: the answer service refuses it first
+        return Grade(correct=right, score=float(right), partial=float(right))
     if kind == QuestionKind.SINGLE:
         return grade_single(correct_keys=correct_keys, chosen=keys[0] if keys else "")
     if kind == QuestionKind.MULTI:

@@ -1,10 +1,14 @@
 """Presentation of the cohort results: the learner table's rows, the SVG pictures'
 geometry and colours. Kept out of the selectors, which return numbers only."""
 
+from decimal import Decimal
+
 from django import template
 from django.urls import reverse
+from django.utils import formats, translation
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
 
 register = template.Library()
 
@@ -93,3 +97,61 @@ def completion_bars(completion) -> list[dict]:
 @register.simple_tag
 def completion_height(completion) -> int:
     return COMPLETION_ROW * len(completion) + 4
+
+
+# A numeric question's histogram: narrower bars than the scores', in the items table.
+VALUE_BAR, VALUE_STEP, VALUE_HEIGHT, VALUE_BASE = 16, 19, 44, 52
+RIGHT_FILL, WRONG_FILL = "#1a7f37", "#417690"
+
+
+def _number(value: Decimal) -> str:
+    return formats.number_format(value.normalize(), use_l10n=True)
+
+
+@register.simple_tag
+def value_bars(numeric) -> dict:
+    """Geometry of a numeric question's histogram of values given (NumericAnswers):
+    {"width", "bars": [{x, y, h, n, fill, label}], "from", "to" and where they go}.
+    Bars holding right values are green; each bar's label says the values it counts,
+    in the viewer's number format."""
+    bins = numeric.bins()
+    top = max((b.answers for b in bins), default=0) or 1
+    bars = []
+    for index, b in enumerate(bins):
+        h = round(VALUE_HEIGHT * b.answers / top)
+        if b.edge == "below":
+            label = _("below %(value)s") % {"value": _number(b.high)}
+        elif b.edge == "above":
+            label = _("above %(value)s") % {"value": _number(b.low)}
+        else:
+            label = f"{_number(b.low)} – {_number(b.high)}"
+        bars.append(
+            {
+                "x": index * VALUE_STEP,
+                "y": VALUE_BASE - h,
+                "h": h,
+                "n": b.answers,
+                "fill": RIGHT_FILL if b.right else WRONG_FILL,
+                "label": label,
+            }
+        )
+    middle = [b for b in bins if not b.edge]
+    return {
+        "width": max(1, len(bars)) * VALUE_STEP,
+        "bars": bars,
+        # The ends of the bins in between, under their first and last bars.
+        "from": _number(middle[0].low) if middle else "",
+        "from_x": (1 if bins and bins[0].edge else 0) * VALUE_STEP,
+        "to": _number(middle[-1].high) if middle else "",
+        "to_x": (len(bins) - (1 if bins and bins[-1].edge else 0)) * VALUE_STEP - 3,
+    }
+
+
+@register.simple_tag
+def common_wrong_values(numeric, revision) -> list[dict]:
+    """The wrong values given most often, formatted with the question's unit."""
+    unit = revision.unit(translation.get_language() or "en")
+    return [
+        {"value": f"{_number(value)} {unit}".strip(), "n": n, "share": share}
+        for value, n, share in numeric.common_wrong
+    ]

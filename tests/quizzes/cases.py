@@ -106,7 +106,7 @@ CASES = {
         "kind: singel",
         7,
         "q-01-01",
-        "'kind' must be one of single, multi, free, not 'singel'",
+        "'kind' must be one of single, multi, free, numeric, not 'singel'",
     ),
     "single with no correct option": (
         "        text: {en: This one}\n        correct: true\n",

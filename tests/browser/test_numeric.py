@@ -1,0 +1,82 @@
+"""Answering a numeric question in a real browser, in English and in Spanish: an
+ambiguous number refused with how to write it and the text kept, then the feedback in
+the learner's number format."""
+
+import os
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from progress.models import Attempt
+
+from .helpers import create_account
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+NUMERIC = Path(__file__).resolve().parents[1] / "quizzes" / "numeric"
+SHOTS = os.environ.get("NUMERIC_SHOTS", "")  # a folder: save screenshots there
+
+
+@pytest.fixture
+def site(live_server):
+    call_command("import_quizzes", str(NUMERIC), stdout=StringIO())
+    return live_server.url
+
+
+CASES = {
+    "en": {
+        "field": "Your answer (a number)",
+        "check": "Check answer",
+        "ambiguous": "“1,000” can be read two ways.",
+        "answer": "13,5 GB",
+        "verdict": "Right",
+        "read": "Read as 13.5 GB.",
+        "key": "The right answer: 14 GB ± 8% (from 12.88 GB to 15.12 GB).",
+    },
+    "es": {
+        "field": "Tu respuesta (un número)",
+        "check": "Comprobar respuesta",
+        "ambiguous": "«1,000» se puede leer de dos maneras.",
+        "answer": "2.8e1",
+        "verdict": "No exactamente",
+        "read": "Leído como 28 GB.",
+        "key": "La respuesta correcta: 14 GB ± 8 % (de 12,88 GB a 15,12 GB).",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_numeric_answer_in_the_browser(page, site, axe_check, language):
+    labels = CASES[language]
+    create_account(page, site)
+    if language == "es":
+        page.get_by_role("button", name="Español").click()
+        page.locator("html[lang='es']").wait_for()
+    page.goto(f"{site}/phase/91/")
+    card = page.locator("#q-91-01")
+    field = card.get_by_label(labels["field"])
+    assert card.locator(".unit").inner_text() == "GB"
+    axe_check(page, f"numeric form ({language})")
+
+    field.fill("1,000")
+    card.get_by_role("button", name=labels["check"]).click()
+    card.get_by_role("alert").wait_for()
+
+    assert labels["ambiguous"] in card.get_by_role("alert").inner_text()
+    assert card.get_by_label(labels["field"]).input_value() == "1,000"
+    assert card.get_by_label(labels["field"]).get_attribute("aria-invalid") == "true"
+    assert Attempt.objects.count() == 0
+
+    card.get_by_label(labels["field"]).fill(labels["answer"])
+    card.get_by_role("button", name=labels["check"]).click()
+    card.get_by_role("heading", name=labels["verdict"]).wait_for()
+
+    text = " ".join(card.inner_text().split())
+    assert labels["read"] in text
+    assert labels["key"] in text
+    assert Attempt.objects.get().answer["text"] == labels["answer"]
+    axe_check(page, f"numeric feedback ({language})")
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / f"numeric-{language}.png"), full_page=True)

@@ -1,0 +1,112 @@
+"""Answering a numeric question: one field, read in either language's way of writing
+numbers, feedback in the learner's number format, refusals that say how to write it."""
+
+from io import StringIO
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from progress.models import Attempt, Draft
+from tests.html import article
+
+pytestmark = pytest.mark.django_db
+
+NUMERIC_DIR = Path(__file__).resolve().parents[1] / "quizzes" / "numeric"
+
+
+@pytest.fixture
+def numeric_imported(db):
+    call_command("import_quizzes", str(NUMERIC_DIR), stdout=StringIO())
+
+
+def test_numeric_form_one_field_with_the_unit_and_how_to_write(numeric_imported, learner_client):
+    html = article(learner_client.get("/phase/91/").content.decode(), "q-91-01")
+
+    assert 'inputmode="decimal"' in html
+    assert 'name="text"' in html
+    assert '<span class="unit">GB</span>' in html
+    assert "thousands grouped with spaces (2 415 919 104)" in html
+    assert "14" not in html.split("</h2>", 1)[1].split("Explanation")[0]  # no key shown
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "read", "right", "verdict"),
+    [
+        ("en", "13,5 GB", "Read as 13.5 GB.", "14 GB ± 8% (from 12.88 GB to 15.12 GB)", "Right"),
+        ("es", "13.5", "Leído como 13,5 GB.", "14 GB ± 8 % (de 12,88 GB a 15,12 GB)", "Correcto"),
+        ("en", "7", "Read as 7 GB.", "14 GB ± 8%", "Not quite"),
+        ("es", "1,4e10 GB", "Leído como 14000000000 GB.", "14 GB ± 8 %", "No exactamente"),
+    ],
+)
+def test_numeric_answer_read_and_graded_feedback_in_the_learners_format(
+    numeric_imported, learner_client, post_answer, learner, language, text, read, right, verdict
+):
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    response = post_answer("q-91-01", text=text)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" not in html
+    assert read in html
+    assert right in html
+    assert verdict in html
+    attempt = Attempt.objects.get()
+    assert attempt.answer["text"] == text
+    assert attempt.pattern == attempt.answer["value"]
+    assert attempt.correct is (verdict in ("Right", "Correcto"))
+
+
+def test_numeric_answer_without_tolerance_shows_the_exact_value(
+    numeric_imported, learner_client, post_answer
+):
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+
+    html = post_answer("q-91-02", text="3e-4").content.decode()
+
+    assert "Leído como 0,0003." in html
+    assert "La respuesta correcta: 0,0003 ± 0,00001 (de 0,00029 a 0,00031)." in html
+    assert Attempt.objects.get().answer == {"text": "3e-4", "value": "0.0003"}
+
+
+REFUSALS = [
+    ("en", "1,000", "“1,000” can be read two ways. Write a thousand as 1000 or 1 000"),
+    ("es", "1.000", "«1.000» se puede leer de dos maneras. Escribe mil como 1000 o 1 000"),
+    ("en", "about three", "Write a number in digits, such as 3.5, 3,5 or 2.4e9."),
+    ("es", "unos tres", "Escribe un número en cifras, como 3,5, 3.5 o 2,4e9."),
+    ("en", "3.5 MB", "Write the number, in GB: for example 3.5 or 3.5 GB."),
+    ("en", "1,000.5", "Use at most one decimal point or comma"),
+    ("en", "24 15", "Group digits in threes with spaces"),
+    ("en", " ", "Write a number first."),
+]
+
+
+@pytest.mark.parametrize(("language", "text", "message"), REFUSALS)
+def test_numeric_answer_unreadable_refused_with_how_to_write_it_text_kept(
+    numeric_imported, learner_client, post_answer, language, text, message
+):
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    response = post_answer("q-91-01", text=text)
+
+    html = response.content.decode()
+    assert response.status_code == 422
+    assert message in html
+    assert 'role="alert"' in html
+    assert f'value="{text}"' in html.replace("&#x27;", "'")
+    assert Attempt.objects.count() == 0
+
+
+def test_numeric_answer_refused_without_htmx_shows_the_form_again(
+    numeric_imported, learner_client, post_answer, learner
+):
+    response = post_answer("q-91-01", text="1,000", htmx=False)
+
+    assert response.status_code == 302
+    page = learner_client.get(response["Location"]).content.decode()
+    card = article(page, "q-91-01")
+    assert "“1,000” can be read two ways." in card
+    assert 'value="1,000"' in card
+    assert Attempt.objects.count() == 0
+    assert Draft.objects.get(learner=learner).answer["text"] == "1,000"

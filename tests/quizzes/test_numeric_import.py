@@ -1,0 +1,188 @@
+"""Numeric questions in the quiz format: imported with their key, refused with file:line
+when the key is bad, examples checked, key changes seen, mirrored in both languages."""
+
+import json
+from io import StringIO
+from pathlib import Path
+
+import jsonschema
+import jsonschema_rs
+import pytest
+import yaml
+from django.core.management import call_command
+
+from quizzes.changes import content_changes, key_changed
+from quizzes.models import Question
+from quizzes.schema import SCHEMA_PATH
+
+from .cases import MINIMAL, db_snapshot, refuse
+
+pytestmark = pytest.mark.django_db
+
+NUMERIC_DIR = Path(__file__).resolve().parent / "numeric"
+SCHEMA = json.loads(SCHEMA_PATH.read_text(encoding="utf-8"))
+
+NUMERIC = """\
+  - id: q-01-04
+    kind: numeric
+    title: {en: Memory}
+    answer: 3.5
+    tolerance: 0.05
+    unit: {en: GB, es: GB}
+    explanation: {en: Two bytes each.}
+    examples:
+      - {answer: "3,5", right: true}
+      - {answer: "7", right: false}
+"""
+WITH_NUMERIC = MINIMAL + NUMERIC
+
+
+def test_import_numeric_question_stores_its_key(write_quiz):
+    call_command("import_quizzes", str(write_quiz(WITH_NUMERIC)), stdout=StringIO())
+
+    revision = Question.objects.get(code="q-01-04").current_revision
+    assert (revision.kind, revision.numeric, revision.options, revision.expected) == (
+        "numeric",
+        {"answer": 3.5, "tolerance": 0.05, "unit": {"en": "GB", "es": "GB"}},
+        [],
+        [],
+    )
+    assert [revision.grade(text=t).correct for t in ("3,45 GB", "3.6", "7")] == [
+        True,
+        False,
+        False,
+    ]
+
+
+def test_import_fixture_phase_accepted_by_both_schema_validators_and_imported():
+    data = yaml.safe_load((NUMERIC_DIR / "phase-91-numeric.yaml").read_text("utf-8"))
+
+    assert jsonschema.Draft202012Validator(SCHEMA).is_valid(data)
+    assert jsonschema_rs.validator_for(SCHEMA).is_valid(data)
+    call_command("import_quizzes", str(NUMERIC_DIR), stdout=StringIO())
+    assert Question.objects.get(code="q-91-01").current_revision.numeric == {
+        "answer": 14,
+        "tolerance": "8%",
+        "unit": {"en": "GB", "es": "GB"},
+    }
+
+
+BAD = {
+    "negative tolerance": (
+        "tolerance: 0.05",
+        "tolerance: -1",
+        39,
+        "'tolerance' must be at least 0, not -1",
+    ),
+    "tolerance not a number": (
+        "tolerance: 0.05",
+        "tolerance: wide",
+        39,
+        "'tolerance' must be a number or a percentage from 0% to 100% such as \"5%\", not 'wide'",
+    ),
+    "percentage over 100": (
+        "tolerance: 0.05",
+        'tolerance: "120%"',
+        39,
+        "not '120%'",
+    ),
+    "answer not a number": (
+        "answer: 3.5",
+        "answer: three and a half",
+        38,
+        "'answer' must be a number, not text",
+    ),
+    "answer in YAML's unsigned exponent": (
+        "answer: 3.5",
+        "answer: 2.4e9",
+        38,
+        "(YAML reads 2.4e9 as text: write 2.4e+9)",
+    ),
+    "answer not finite": ("answer: 3.5", "answer: .nan", 38, "'answer' must be a finite number"),
+    "no answer": ("    answer: 3.5\n", "", 35, "a numeric question needs an 'answer'"),
+    "options on a numeric question": (
+        "    answer: 3.5\n",
+        "    answer: 3.5\n    options: [{key: A, text: x}, {key: B, text: y}]\n",
+        39,
+        "a numeric question has no 'options'",
+    ),
+    "mentions on a numeric question": (
+        "    answer: 3.5\n",
+        "    answer: 3.5\n    expected: [gigabytes]\n",
+        39,
+        "a numeric question has no 'expected'",
+    ),
+    "example graded otherwise": (
+        '{answer: "7", right: false}',
+        '{answer: "7", right: true}',
+        44,
+        'example 2 ("7") expected right, graded wrong',
+    ),
+    "example not read as a number": (
+        '{answer: "7", right: false}',
+        '{answer: "1,000", right: false}',
+        44,
+        'example 2 ("1,000") is not read as a number (a point or comma before three '
+        "digits may be a thousands mark)",
+    ),
+}
+
+
+@pytest.mark.parametrize(("old", "new", "line", "message"), BAD.values(), ids=BAD)
+def test_import_bad_numeric_question_refused_with_location(write_quiz, old, new, line, message):
+    assert old in NUMERIC
+    folder = write_quiz(MINIMAL + NUMERIC.replace(old, new, 1))
+    before = db_snapshot()
+
+    errors = refuse(folder)
+
+    where = f"{Path('set') / 'phase-01-basics.yaml'}:{line}: q-01-04: "
+    assert [e for e in errors if where in e and message in e], errors
+    assert db_snapshot() == before
+
+
+def test_import_answer_on_a_choice_question_refused(write_quiz):
+    text = MINIMAL.replace("    kind: single\n", "    kind: single\n    answer: 3\n", 1)
+
+    errors = refuse(write_quiz(text))
+
+    assert any("q-01-01: a single question has no 'answer'" in e for e in errors), errors
+
+
+def content(**numeric) -> dict:
+    return {"kind": "numeric", "options": [], "expected": [], "numeric": numeric}
+
+
+@pytest.mark.parametrize(
+    ("new", "changed", "lines"),
+    [
+        (content(answer=3.5, tolerance=0.05), False, []),
+        (content(answer=3.5, tolerance=0.1), True, ["answer: 3.5 ± 0.05 → 3.5 ± 0.1"]),
+        (content(answer=4, tolerance=0.05), True, ["answer: 3.5 ± 0.05 → 4 ± 0.05"]),
+        (content(answer=3.5, tolerance="5%"), True, ["answer: 3.5 ± 0.05 → 3.5 ± 5%"]),
+        (
+            content(answer=3.5, tolerance=0.05, unit={"en": "GiB"}),
+            False,
+            ["unit changed"],
+        ),
+    ],
+)
+def test_key_changed_numeric_answer_or_tolerance(new, changed, lines):
+    old = content(answer=3.5, tolerance=0.05)
+
+    assert key_changed(old, new) is changed
+    assert content_changes(old, new) == lines
+
+
+def test_export_mirrors_numeric_question_in_both_languages(tmp_path):
+    call_command(
+        "export_mirrors", "--source", str(NUMERIC_DIR), "--out", str(tmp_path), stdout=StringIO()
+    )
+
+    english = (tmp_path / "phase-91-numeric.md").read_text("utf-8")
+    spanish = (tmp_path / "phase-91-numeric.es.md").read_text("utf-8")
+    assert "## q-91-01 — Weights of a 7B model in fp16 (numeric)" in english
+    assert "**Answer: 14 GB ± 8%.** fp16 takes 2 bytes per parameter" in english
+    assert "**Answer: 0.0003 ± 0.00001.** 3 × 10⁻⁴ is 0.0003." in english
+    assert "## q-91-02 — Una tasa de aprendizaje (numérica)" in spanish
+    assert "**Respuesta: 0,0003 ± 0,00001.**" in spanish
