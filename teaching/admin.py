@@ -5,6 +5,7 @@ import csv
 import itertools
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -19,13 +20,17 @@ from django.http import (
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.decorators import method_decorator
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.debug import sensitive_post_parameters
 
+from audit.enums import AuditKind
 from audit.models import AuditEvent
+from audit.services import audit_record
 from portal.admin import ReadOnlyAdminMixin
 from progress.models import Attempt, Regrade
 from quizzes.enums import QuestionKind
@@ -308,6 +313,23 @@ class ScopedUserAdmin(CohortScopedAdminMixin, UserAdmin):
 
     scope_path = "pk"
     list_filter = [*UserAdmin.list_filter, UserCohortFilter]
+
+    @method_decorator(sensitive_post_parameters())
+    def user_change_password(self, request, id, form_url=""):
+        """Django's page that sets another user's password, audited when it did."""
+        user = self.get_object(request, unquote(id)) if request.method == "POST" else None
+        response = super().user_change_password(request, id, form_url)
+        if user is not None:
+            old_hash = user.password
+            user.refresh_from_db(fields=["password"])
+            if user.password != old_hash:
+                audit_record(
+                    kind=AuditKind.PASSWORD_CHANGED,
+                    request=request,
+                    subject=user.get_username(),
+                    via="admin user page",
+                )
+        return response
 
 
 @admin.register(AuditEvent)
