@@ -31,7 +31,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from audit.enums import AuditKind
 from audit.models import AuditEvent
 from audit.services import audit_record
-from portal.admin import ReadOnlyAdminMixin
+from portal.admin import ChangelistInputMixin, ReadOnlyAdminMixin
 from progress.models import Attempt, Regrade
 from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question
@@ -59,13 +59,14 @@ class Echo:
 
 def phase_from_query(value: str | None) -> Phase | None:
     """The active phase a `?phase=` value names; anything else means all phases."""
-    if not value or not value.isdigit():
+    # isdigit() alone takes "²" and "١٠", which int() refuses or reads otherwise.
+    if not value or not (value.isascii() and value.isdigit()) or len(value) > 9:
         return None
     return Phase.objects.active().filter(number=int(value)).first()
 
 
 @admin.register(Cohort)
-class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
+class CohortAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin):
     list_display = ["name", "learner_count", "created_at", "results_link"]
     search_fields = ["name"]
     filter_horizontal = ["learners", "instructors"]
@@ -255,7 +256,9 @@ class AttemptCohortFilter(TaughtCohortFilter):
 
 
 @admin.register(Attempt)
-class AttemptAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+class AttemptAdmin(
+    ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
+):
     """Attempts are evidence: nobody edits or deletes them, superusers included."""
 
     list_display = ["created_at", "learner", "question", "revision_number", "correct", "score"]
@@ -270,7 +273,9 @@ class AttemptAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin)
 
 
 @admin.register(Regrade)
-class RegradeAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+class RegradeAdmin(
+    ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
+):
     scope_path = "attempt__learner"
     list_display = [
         "created_at",
@@ -308,7 +313,7 @@ admin.site.unregister(get_user_model())
 
 
 @admin.register(get_user_model())
-class ScopedUserAdmin(CohortScopedAdminMixin, UserAdmin):
+class ScopedUserAdmin(ChangelistInputMixin, CohortScopedAdminMixin, UserAdmin):
     """Django's user admin, limited for instructors to their cohorts' learners."""
 
     scope_path = "pk"
@@ -333,7 +338,9 @@ class ScopedUserAdmin(CohortScopedAdminMixin, UserAdmin):
 
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+class AuditEventAdmin(
+    ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
+):
     """The audit log. An instructor sees only events of their cohorts' learners (and
     their own): no one else's logins, failures or addresses."""
 
