@@ -266,6 +266,8 @@ def test_gunicorn_started_from_the_project_uses_our_settings():
     assert settings["worker_class"] == "gthread"
     assert settings["logger_class"] == "<RedactingLogger()>"
     assert settings["wsgi_app"] == "portal.wsgi"
+    # Two instances on one machine (the soak, serve_bench) would share one socket.
+    assert settings["control_socket_disable"] == "True"
 
 
 @pytest.mark.parametrize("end", ["commit", "rollback"])
