@@ -49,8 +49,11 @@ class SubmissionToken:
     binding: str
 
     def bound_to(self, *, session, user) -> bool:
-        """Whether the token was issued to the login that `session` and `user` are."""
-        return constant_time_compare(self.binding, _binding(session=session, user=user))
+        """Whether the token was issued to the login that `session` and `user` are. The
+        login part alone decides (it covers the password too), so tokens made before the
+        account mark was added keep working until their login ends."""
+        login_part = _binding(session=session, user=user).partition(".")[0]
+        return constant_time_compare(self.binding.partition(".")[0], login_part)
 
     def of_account(self, user) -> bool:
         """Whether the token was made under `user`'s current password (no session needed)."""

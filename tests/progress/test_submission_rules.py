@@ -330,3 +330,27 @@ def test_token_lives_as_long_as_a_session_not_longer(seeds_imported, phase_token
     later = timezone.now() + timedelta(days=14, minutes=1)
     with time_machine.travel(later), pytest.raises(BadToken):
         token_read(token)
+
+
+def test_token_made_before_the_account_mark_still_answers_while_logged_in(
+    seeds_imported, phase_token, post_answer
+):
+    from django.core import signing
+
+    from progress.tokens import SALT
+
+    new = token_read(phase_token("q-10-01"))
+    login_part = new.binding.partition(".")[0]
+    old = signing.dumps(
+        [new.learner_id, new.question_id, new.revision_id, new.nonce, login_part], salt=SALT
+    )
+
+    response = post_answer("q-10-01", choice=["B"], token=old)
+    logged_out = Client().post(
+        "/question/q-10-01/draft/", {"token": old, "text": "planted"}, headers=HTMX
+    )
+
+    assert response.status_code == 200
+    assert Attempt.objects.count() == 1
+    assert logged_out.status_code == 400
+    assert Draft.objects.count() == 0
