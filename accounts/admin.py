@@ -6,6 +6,7 @@ from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
+from portal.admin import ChangelistInputMixin
 from teaching.models import Cohort
 from teaching.scope import HiddenObjectAdminMixin, TaughtCohortFilter
 
@@ -14,7 +15,7 @@ from .services import invite_create
 
 
 @admin.register(Invite)
-class InviteAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
+class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin):
     list_display = [
         "__str__",
         "cohort",
@@ -83,7 +84,7 @@ class InviteAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
 
 
 @admin.register(Profile)
-class ProfileAdmin(admin.ModelAdmin):
+class ProfileAdmin(ChangelistInputMixin, admin.ModelAdmin):
     list_display = ["user", "language"]
     list_select_related = ["user"]
     search_fields = ["user__username"]

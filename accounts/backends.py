@@ -6,7 +6,8 @@ from django.db import router
 
 from portal.sql import one
 
-from .throttle import login_attempt_begin, login_attempt_finish
+from .services import login_key
+from .throttle import device_account, login_attempt_begin, login_attempt_finish
 
 
 class ThrottledModelBackend(ModelBackend):
@@ -17,7 +18,10 @@ class ThrottledModelBackend(ModelBackend):
         if username is None:
             username = kwargs.get(UserModel.USERNAME_FIELD, "")
         address = request.META.get("REMOTE_ADDR") if request is not None else None
-        ticket = login_attempt_begin(username=username or "", address=address)
+        known_device = device_account(request) == login_key(username or "")
+        ticket = login_attempt_begin(
+            username=username or "", address=address, known_device=known_device
+        )
         if ticket.locked_until is not None:
             if request is not None:
                 request.login_locked_until = ticket.locked_until
@@ -28,6 +32,10 @@ class ThrottledModelBackend(ModelBackend):
             user = super().authenticate(request, username=username, password=password, **kwargs)
         finally:
             login_attempt_finish(ticket=ticket, succeeded=user is not None)
+        if user is not None and request is not None:
+            # KnownDeviceMiddleware leaves the cookie that marks this browser as the
+            # account's own (throttle.py says why).
+            request.known_device_for = user.get_username()
         return user
 
     def get_user(self, user_id):

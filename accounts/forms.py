@@ -4,14 +4,16 @@ import unicodedata
 
 from confusable_homoglyphs import categories, confusables
 from django import forms
-from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.admin.forms import AdminAuthenticationForm, AdminPasswordChangeForm
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from .enums import Language
+from .services import login_key
+from .throttle import device_account, login_attempt_begin, login_attempt_finish
 
 
 class NoColonMixin:
@@ -47,6 +49,48 @@ class LoginForm(NoColonMixin, ThrottleMessageMixin, AuthenticationForm):
 
 
 class AdminLoginForm(ThrottleMessageMixin, AdminAuthenticationForm):
+    pass
+
+
+class ThrottledOldPasswordMixin:
+    """The old password of a password change is checked like a login: counted by the
+    login throttle before the check, so a stolen session cannot try passwords without
+    limit. Once the throttle refuses, the error has the code "throttled" and the view
+    ends the session."""
+
+    def __init__(self, user, *args, request=None, **kwargs):
+        self.request = request
+        super().__init__(user, *args, **kwargs)
+
+    def clean_old_password(self):
+        old_password = self.cleaned_data["old_password"]
+        username = self.user.get_username()
+        ticket = login_attempt_begin(
+            username=username,
+            address=self.request.META.get("REMOTE_ADDR") if self.request else None,
+            known_device=device_account(self.request) == login_key(username),
+        )
+        if ticket.locked_until is not None:
+            raise forms.ValidationError(
+                _("Too many wrong passwords. Log in again to go on."), code="throttled"
+            )
+        right = False
+        try:
+            right = self.user.check_password(old_password)
+        finally:
+            login_attempt_finish(ticket=ticket, succeeded=right)
+        if not right:
+            raise forms.ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
+        return old_password
+
+
+class ThrottledPasswordChangeForm(NoColonMixin, ThrottledOldPasswordMixin, PasswordChangeForm):
+    pass
+
+
+class ThrottledAdminPasswordChangeForm(ThrottledOldPasswordMixin, AdminPasswordChangeForm):
     pass
 
 

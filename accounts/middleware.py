@@ -5,6 +5,7 @@ from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
 from .signals import SESSION_LANGUAGE
+from .throttle import device_cookie_set
 
 
 def language_cookie_set(response, language: str) -> None:
@@ -46,4 +47,19 @@ class ProfileLocaleMiddleware(LocaleMiddleware):
             and settings.LANGUAGE_COOKIE_NAME not in response.cookies
         ):
             language_cookie_set(response, language)
+        return response
+
+
+class KnownDeviceMiddleware:
+    """After a successful login, leave the signed cookie that marks this browser as the
+    account's own, so failures from elsewhere do not hold it back (see throttle.py)."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        username = getattr(request, "known_device_for", None)
+        if username is not None:
+            device_cookie_set(response, username)
         return response

@@ -26,7 +26,7 @@ class LinkUnusable(Exception):
     """A setup or invite token that is unknown, used or expired."""
 
     def __init__(self, reason: str):
-        self.reason = reason  # "unknown", "used" or "expired"
+        self.reason = reason  # "unknown", "used", "expired" or "account_exists"
         super().__init__(reason)
 
 
@@ -43,6 +43,10 @@ def _link_lookup(model: type[OneTimeLink], raw: str) -> OneTimeLink:
     link = model.objects.select_for_update().filter(token_hash=token_hash(raw)).first()
     if link is None:
         raise LinkUnusable("unknown")
+    if model is SetupLink and get_user_model().objects.exists():
+        # Creating an account marks every setup link used (signals.py); this also
+        # covers an account written without signals (a bulk load, raw SQL).
+        raise LinkUnusable("account_exists")
     if link.used_at is not None:
         raise LinkUnusable("used")
     if link.expires_at <= timezone.now():
@@ -96,8 +100,11 @@ def _user_create(*, username: str, password: str, language: str, **flags) -> Abs
 
 
 def setup_redeem(*, token: str, username: str, password: str, language: str, request=None):
-    """Use the setup link: create the first instructor (a superuser)."""
+    """Use the setup link: create the first instructor (a superuser). Only while no
+    account exists: every setup link is locked first, so two links redeemed at once
+    cannot both see an empty user table."""
     with transaction.atomic():
+        list(SetupLink.objects.select_for_update().order_by("pk").values_list("pk", flat=True))
         link = _link_lookup(SetupLink, token)
         user = _user_create(
             username=username,
@@ -124,6 +131,12 @@ def invite_redeem(*, token: str, username: str, password: str, language: str, re
             invite.cohort.learners.add(user)
         audit_record(kind=AuditKind.INVITE_REDEEMED, request=request, user=user, invite=invite.pk)
     return user
+
+
+def setup_links_void() -> int:
+    """Mark every unused setup link used: once any account exists, none may make another
+    superuser. Called whenever an account is created (signals.py)."""
+    return SetupLink.objects.filter(used_at__isnull=True).update(used_at=timezone.now())
 
 
 def login_key(username: str) -> str:

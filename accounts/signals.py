@@ -1,13 +1,16 @@
-"""Audit and language hooks on Django's authentication signals."""
+"""Audit and language hooks on Django's authentication signals; setup links voided
+when an account is created."""
 
+from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
+from django.db.models.signals import post_save
 from django.dispatch import receiver
 
 from audit.enums import AuditKind
 from audit.services import audit_record
 
 from .models import Profile
-from .services import login_key
+from .services import login_key, setup_links_void
 from .time_zones import SESSION_TIME_ZONE
 
 SESSION_LANGUAGE = "language"
@@ -43,3 +46,12 @@ def on_login_failed(sender, credentials, request=None, **kwargs):
         user=None,
         subject=login_key(username),
     )
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL)
+def on_account_created(sender, instance, created, **kwargs):
+    """Any account, however made (a setup link, an invite, `createsuperuser`, the
+    admin), voids every setup link: an older link printed beside the access log must
+    not make a second superuser."""
+    if created:
+        setup_links_void()

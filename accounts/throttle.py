@@ -1,4 +1,5 @@
-"""The login throttle: per username and address, with a higher ceiling per username.
+"""The login throttle: per username and address, a higher ceiling per username, a
+back-off instead of a hard lock, and the owner's own browser exempt from the latter.
 
 Why not django-axes: it checks the lock before the password and records the failure
 after it, so tries sent in parallel all pass the check while the hasher runs (its
@@ -6,17 +7,33 @@ issue #592, closed "known issue, won't fix"). Here an attempt is counted, under 
 lock, before the password is checked: of 30 parallel tries, 5 are checked.
 
 Why two keys: a lock on the username alone lets anyone lock anyone out by name. The
-(username, address) key locks the guesser's address after 5 failures; the username key
-locks the account for everyone only after 50, a distributed guess that needs ten
-addresses. Addresses come from REMOTE_ADDR, which the trusted-proxy middleware sets to
-the client's address behind a proxy.
+(username, address) key holds the guesser's address after 5 failures; the username key
+holds the account after 50, a distributed guess that needs ten addresses. An IPv6
+address counts by its /64, which one host commonly owns whole: otherwise one machine
+would be 2^64 addresses. Addresses come from REMOTE_ADDR, which the trusted-proxy
+middleware sets to the client's address behind a proxy.
+
+Why a back-off: a learner who mistypes a password five times waits one minute, not a
+quarter of an hour; each further failure doubles the wait, up to 15 minutes, so a
+guesser still gets about four tries an hour per key. The count starts over after 15
+quiet minutes once the wait is over, or at a success from that address.
+
+Why a known-device cookie: the username key would still let ten addresses keep anyone's
+account, the superuser's included, locked by name. A successful login leaves a signed
+cookie in the browser naming the account (`DEVICE_COOKIE`, a year); a try from that
+browser for that account is not counted on, nor held by, the username key, only by its
+own address's. The cookie is signed with SECRET_KEY, so it cannot be forged, and it
+carries no password or session: a stolen one gains a guesser only the per-address
+allowance. An owner on a new browser waits out the account's back-off like anyone.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import ipaddress
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -24,11 +41,17 @@ from django.utils import timezone
 from .models import LoginThrottle
 from .services import login_key
 
-# Failures allowed within WINDOW before tries are refused for LOCK.
+# Failures allowed within WINDOW before tries are held back.
 FAILURES_PER_ADDRESS = 5
 FAILURES_PER_ACCOUNT = 50
 WINDOW = timedelta(minutes=15)
-LOCK = timedelta(minutes=15)
+# The first wait at the ceiling, doubled with each further failure, up to BACK_OFF_MAX.
+BACK_OFF_FIRST = timedelta(minutes=1)
+BACK_OFF_MAX = timedelta(minutes=15)
+
+DEVICE_COOKIE = "known_device"
+DEVICE_COOKIE_AGE = timedelta(days=365)
+DEVICE_SALT = "accounts.throttle.device"
 
 
 @dataclass(frozen=True)
@@ -37,67 +60,130 @@ class LoginTicket:
 
     username: str
     address: str
+    known_device: bool = False
     locked_until: datetime | None = None
 
 
-def _keys(username: str, address: str) -> list[tuple[str, str, int]]:
+def address_key(address: str | None) -> str:
+    """The address a try is counted under: an IPv4 address as it is, an IPv6 one by its
+    /64 ("2001:db8:1:2::/64"), an IPv4-mapped IPv6 one as the IPv4 address."""
+    try:
+        parsed = ipaddress.ip_address((address or "").strip())
+    except ValueError:
+        return (address or "")[:45]
+    if parsed.version == 6:
+        if parsed.ipv4_mapped is not None:
+            return str(parsed.ipv4_mapped)
+        return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
+    return str(parsed)
+
+
+def back_off(failures: int, ceiling: int) -> timedelta:
+    """How long a key is held once it has `failures` (at least `ceiling`)."""
+    doublings = min(failures - ceiling, 10)
+    return min(BACK_OFF_FIRST * 2**doublings, BACK_OFF_MAX)
+
+
+def device_account(request) -> str | None:
+    """The account this browser logged in to before (its signed cookie), or None."""
+    if request is None:
+        return None
+    return request.get_signed_cookie(
+        DEVICE_COOKIE, default=None, salt=DEVICE_SALT, max_age=DEVICE_COOKIE_AGE
+    )
+
+
+def device_cookie_set(response, username: str) -> None:
+    response.set_signed_cookie(
+        DEVICE_COOKIE,
+        login_key(username),
+        salt=DEVICE_SALT,
+        max_age=int(DEVICE_COOKIE_AGE.total_seconds()),
+        secure=settings.SESSION_COOKIE_SECURE,
+        httponly=True,
+        samesite="Lax",
+    )
+
+
+def _keys(ticket: LoginTicket) -> list[tuple[str, str, int]]:
     # Always the same order, so two attempts lock the rows without deadlocking.
-    return [(username, address, FAILURES_PER_ADDRESS), (username, "", FAILURES_PER_ACCOUNT)]
+    keys = [(ticket.username, ticket.address, FAILURES_PER_ADDRESS)]
+    if not ticket.known_device:
+        keys.append((ticket.username, "", FAILURES_PER_ACCOUNT))
+    return keys
 
 
-def login_attempt_begin(*, username: str, address: str | None) -> LoginTicket:
-    """Count one attempt before the password is checked; the ticket says if it is refused."""
-    username, address, now = login_key(username), (address or "")[:45], timezone.now()
+def _quiet(row: LoginThrottle, now: datetime) -> bool:
+    """Whether a key's count starts over: its window is past and so is a quarter of an
+    hour after its last wait."""
+    return row.window_start + WINDOW <= now and (
+        row.locked_until is None or row.locked_until + WINDOW <= now
+    )
+
+
+def login_attempt_begin(
+    *, username: str, address: str | None, known_device: bool = False
+) -> LoginTicket:
+    """Count one attempt before the password is checked; the ticket says if it is refused.
+    `known_device`: the browser's cookie names this account (see the module's docstring)."""
+    ticket = LoginTicket(login_key(username), address_key(address), known_device)
+    now = timezone.now()
     with transaction.atomic():
         rows = []
-        for user_key, address_key, ceiling in _keys(username, address):
+        for user_key, address_key_, ceiling in _keys(ticket):
             LoginThrottle.objects.get_or_create(
-                username=user_key, address=address_key, defaults={"window_start": now}
+                username=user_key, address=address_key_, defaults={"window_start": now}
             )
             row = LoginThrottle.objects.select_for_update().get(
-                username=user_key, address=address_key
+                username=user_key, address=address_key_
             )
             if row.locked_until is not None and row.locked_until > now:
-                return LoginTicket(username, address, locked_until=row.locked_until)
-            if row.locked_until is not None or row.window_start + WINDOW <= now:
+                return replace(ticket, locked_until=row.locked_until)
+            if _quiet(row, now):
                 row.failures, row.window_start, row.locked_until = 0, now, None
-            if row.failures >= ceiling:
+            if row.failures >= ceiling and row.locked_until is None:
                 # Attempts still being checked fill the allowance: refuse for now,
-                # without a lock of its own (their outcome decides it).
-                return LoginTicket(username, address, locked_until=now + LOCK)
+                # without a wait of its own (their outcome decides it).
+                return replace(ticket, locked_until=now + BACK_OFF_FIRST)
             rows.append(row)
         for row in rows:
+            if row.locked_until is not None:
+                # A wait that is over allows one try, in a window of its own; its
+                # failure sets a longer wait.
+                row.window_start, row.locked_until = now, None
             row.failures += 1
             row.save(update_fields=["failures", "window_start", "locked_until"])
         # Old rows go with the attempts that come after them; logins are rare enough.
         LoginThrottle.objects.filter(
-            Q(locked_until__isnull=True) | Q(locked_until__lt=now),
-            window_start__lt=now - WINDOW - LOCK,
+            Q(locked_until__isnull=True) | Q(locked_until__lt=now - WINDOW),
+            window_start__lt=now - WINDOW - BACK_OFF_MAX,
         ).delete()
-    return LoginTicket(username, address)
+    return ticket
 
 
 def login_attempt_finish(*, ticket: LoginTicket, succeeded: bool) -> None:
-    """Give a successful attempt back; lock a key whose failures reached its ceiling."""
+    """Give a successful attempt back; hold a key whose failures reached its ceiling."""
     if ticket.locked_until is not None:
         return
-    keys = _keys(ticket.username, ticket.address)
     with transaction.atomic():
         if succeeded:
             # The right password from this address clears its failures; the account's
             # count only gets this attempt back, so a guesser elsewhere gains nothing.
             LoginThrottle.objects.filter(username=ticket.username, address=ticket.address).update(
-                failures=0
+                failures=0, locked_until=None
             )
-            LoginThrottle.objects.filter(
-                username=ticket.username, address="", failures__gt=0
-            ).update(failures=F("failures") - 1)
+            if not ticket.known_device:
+                LoginThrottle.objects.filter(
+                    username=ticket.username, address="", failures__gt=0
+                ).update(failures=F("failures") - 1)
             return
         now = timezone.now()
-        for user_key, address_key, ceiling in keys:
-            LoginThrottle.objects.filter(
-                username=user_key,
-                address=address_key,
-                failures__gte=ceiling,
-                locked_until__isnull=True,
-            ).update(locked_until=now + LOCK)
+        for user_key, address_key_, ceiling in _keys(ticket):
+            row = (
+                LoginThrottle.objects.select_for_update()
+                .filter(username=user_key, address=address_key_, failures__gte=ceiling)
+                .first()
+            )
+            if row is not None and (row.locked_until is None or row.locked_until <= now):
+                row.locked_until = now + back_off(row.failures, ceiling)
+                row.save(update_fields=["locked_until"])

@@ -1,30 +1,13 @@
 """Account URLs, mounted at the site root."""
 
-from django.contrib.auth import forms as auth_forms
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
-from django.urls import path, reverse_lazy
+from django.urls import path
 
 from . import views
-from .forms import LoginForm, NoColonMixin
+from .forms import LoginForm
 
 app_name = "accounts"
-
-
-class PasswordChangeForm(NoColonMixin, auth_forms.PasswordChangeForm):
-    pass
-
-
-class PasswordChangeView(auth_views.PasswordChangeView):
-    template_name = "accounts/password_change.html"
-    form_class = PasswordChangeForm
-    success_url = reverse_lazy("accounts:password_change_done")
-
-    def form_valid(self, form):
-        response = super().form_valid(form)
-        views.password_changed_audit(self.request)
-        return response
-
 
 urlpatterns = [
     path(
@@ -39,7 +22,7 @@ urlpatterns = [
         name="login",
     ),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("password/", PasswordChangeView.as_view(), name="password_change"),
+    path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/done/",
         auth_views.PasswordChangeDoneView.as_view(

@@ -18,6 +18,10 @@ wsgi_app = "portal.wsgi"
 worker_class = "gthread"
 threads = 2
 graceful_timeout = 20
+# gunicorn 25's control socket defaults to one path per user (~/.gunicorn/gunicorn.ctl),
+# so two instances on one machine (two app servers, the soak, serve_bench) would share
+# it; nothing here uses `gunicornc`, so there is none.
+control_socket_disable = True
 
 
 class RedactingLogger(Logger):

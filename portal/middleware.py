@@ -7,7 +7,7 @@ styles anywhere: htmx and our CSS come from static files.
 """
 
 import ipaddress
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.conf import settings
 from django.contrib.auth import middleware as auth_middleware
@@ -15,9 +15,10 @@ from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import QueryDict
 from django.shortcuts import resolve_url
 from django.utils.datastructures import MultiValueDict
+from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
-from .errors import bad_request
+from .errors import bad_request, problem_response
 
 
 def _networks(entries):
@@ -61,7 +62,11 @@ class TrustedProxyMiddleware:
 class UnreadableFormMiddleware:
     """A form body Django refuses to parse (a charset other than UTF-8, too many
     fields) is a 400 with our page. Left to the CSRF check, the same error is raised
-    again inside Django's own 400 handler and gunicorn answers with a bare 500."""
+    again inside Django's own 400 handler and gunicorn answers with a bare 500.
+
+    So is a form whose text is not valid UTF-8: Django would read each bad byte as
+    U+FFFD and an answer would be stored so. Browsers always send UTF-8; the portal takes
+    no file uploads, so a multipart body is text through and through too."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -69,11 +74,34 @@ class UnreadableFormMiddleware:
     def __call__(self, request):
         if request.method == "POST":
             try:
+                body = request.body  # read first, so the form is parsed from it
                 request.POST  # noqa: B018 - parsing is the check
             except (BadRequest, SuspiciousOperation):
                 request._post, request._files = QueryDict(), MultiValueDict()
                 return bad_request(request)  # a fragment for htmx, else our page
+            if not _is_utf8(body, form=request.content_type == URLENCODED):
+                request._post, request._files = QueryDict(), MultiValueDict()
+                return problem_response(
+                    request,
+                    status=400,
+                    message=_("This form holds text that is not valid UTF-8. Nothing was saved."),
+                )
         return self.get_response(request)
+
+
+URLENCODED = "application/x-www-form-urlencoded"
+
+
+def _is_utf8(body: bytes, *, form: bool) -> bool:
+    """Whether `body` is UTF-8 and, for a urlencoded form, so is every value's
+    percent-escaped bytes."""
+    try:
+        text = body.decode("utf-8")
+        if form:
+            parse_qsl(text, keep_blank_values=True, encoding="utf-8", errors="strict")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 class NoStoreMiddleware:

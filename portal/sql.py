@@ -69,6 +69,10 @@ def one(model, template: str, params, *, using: str = DEFAULT_DB_ALIAS, **models
     converted as the ORM's would (Django's `raw()` does the same per call: ~60 µs of
     each such read went into working out, again, which column is which field); a
     column that is no field of `model` is set as an attribute, as `raw()` does."""
+    if any(isinstance(value, int) and not -(2**63) <= value < 2**63 for value in params):
+        # No integer column holds it (a fuzzed /phase/9223372036854775808/), and SQLite
+        # refuses to bind it: no row, as the ORM answers.
+        return None
     sql = statement(template, using, table=model, **models)
     connection = connections[using]
     adapt = connection.ops.adapt_unknown_value  # as raw() adapts them (dates, decimals)

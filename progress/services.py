@@ -25,7 +25,7 @@ from quizzes.models import Question, QuestionRevision
 
 from .models import Attempt, Draft, LearnerPhase, LearnerQuestion, ReviewCard
 from .reviews import review_card_ensure, review_card_feed
-from .tokens import BadToken, SubmissionToken, token_read
+from .tokens import LOGGED_OUT_MAX_AGE, MAX_AGE, BadToken, SubmissionToken, token_read
 
 MAX_ANSWER_CHARS = 10_000
 MAX_CHOICES = 26  # option keys are letters
@@ -102,9 +102,9 @@ def answer_raw(post) -> dict:
     }
 
 
-def _token_for(*, question: Question, raw_token: str) -> SubmissionToken:
+def _token_for(*, question: Question, raw_token: str, max_age=MAX_AGE) -> SubmissionToken:
     try:
-        token = token_read(raw_token)
+        token = token_read(raw_token, max_age=max_age)
     except BadToken:
         raise FormUnusable() from None
     if token.question_id != question.pk:
@@ -112,9 +112,13 @@ def _token_for(*, question: Question, raw_token: str) -> SubmissionToken:
     return token
 
 
-def _keep_logged_out(*, token: SubmissionToken, question: Question, post) -> None:
-    if not get_user_model().objects.filter(pk=token.learner_id, is_active=True).exists():
+def _keep_logged_out(*, raw_token: str, question: Question, post) -> None:
+    token = _token_for(question=question, raw_token=raw_token, max_age=LOGGED_OUT_MAX_AGE)
+    learner = get_user_model().objects.filter(pk=token.learner_id, is_active=True).first()
+    if learner is None:
         raise FormUnusable()  # the account is gone: nobody to keep it for
+    if not token.of_account(learner):
+        raise FormUnusable()  # made before a password change: it writes nothing
     draft_save(
         learner_id=token.learner_id,
         question_id=question.pk,
@@ -143,9 +147,7 @@ def answer_submit(
     typed, kept as a draft where the poster may keep it.
     """
     if not user.is_authenticated:
-        _keep_logged_out(
-            token=_token_for(question=question, raw_token=raw_token), question=question, post=post
-        )
+        _keep_logged_out(raw_token=raw_token, question=question, post=post)
         return KeptWhileLoggedOut()
     token = _token_of_this_login(
         user=user, session=session, question=question, raw_token=raw_token, post=post
@@ -174,9 +176,7 @@ def answer_submit(
 def draft_submit(*, user, session, question: Question, raw_token: str, post) -> None:
     """Keep what the learner is typing, for the form's learner."""
     if not user.is_authenticated:
-        _keep_logged_out(
-            token=_token_for(question=question, raw_token=raw_token), question=question, post=post
-        )
+        _keep_logged_out(raw_token=raw_token, question=question, post=post)
         return
     try:
         _token_of_this_login(

@@ -13,6 +13,11 @@ revision the form showed, a random nonce and a binding to the login that rendere
   or a password change it grades nothing. It is checked only when the poster is logged
   in; a post after the session expired can only be kept apart as a draft for its
   learner, which the learner sees and confirms after logging in again.
+- The binding ends with a keyed hash of the password hash alone (the account mark),
+  which needs no session: a post without a login keeps a draft only when the account's
+  password is still the one the token was made under, and only within a day
+  (`LOGGED_OUT_MAX_AGE`). Any token lives at most as long as a session can
+  (`MAX_AGE`, the session cookie's age).
 """
 
 from __future__ import annotations
@@ -21,11 +26,13 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
 from django.core import signing
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 SALT = "progress.submission"
-MAX_AGE = timedelta(days=30)
+MAX_AGE = timedelta(seconds=settings.SESSION_COOKIE_AGE)
+LOGGED_OUT_MAX_AGE = timedelta(days=1)
 SESSION_KEY = "_form_key"
 
 
@@ -42,8 +49,20 @@ class SubmissionToken:
     binding: str
 
     def bound_to(self, *, session, user) -> bool:
-        """Whether the token was issued to the login that `session` and `user` are."""
-        return constant_time_compare(self.binding, _binding(session=session, user=user))
+        """Whether the token was issued to the login that `session` and `user` are. The
+        login part alone decides (it covers the password too), so tokens made before the
+        account mark was added keep working until their login ends."""
+        login_part = _binding(session=session, user=user).partition(".")[0]
+        return constant_time_compare(self.binding.partition(".")[0], login_part)
+
+    def of_account(self, user) -> bool:
+        """Whether the token was made under `user`'s current password (no session needed)."""
+        _session_part, _dot, mark = self.binding.partition(".")
+        return bool(mark) and constant_time_compare(mark, _account_mark(user))
+
+
+def _account_mark(user) -> str:
+    return salted_hmac(f"{SALT}.account", user.get_session_auth_hash()).hexdigest()[:16]
 
 
 def _binding(*, session, user) -> str:
@@ -52,7 +71,9 @@ def _binding(*, session, user) -> str:
         # The first form of this login; the session is saved with the response. A login
         # starts with a fresh session, so a new login means a new key.
         form_key = session[SESSION_KEY] = secrets.token_hex(16)
-    return salted_hmac(SALT, f"{form_key}:{user.get_session_auth_hash()}").hexdigest()[:24]
+    auth_hash = user.get_session_auth_hash()
+    login_part = salted_hmac(SALT, f"{form_key}:{auth_hash}").hexdigest()[:24]
+    return f"{login_part}.{_account_mark(user)}"
 
 
 def token_binding(*, session, user) -> str:
@@ -68,10 +89,10 @@ def token_issue(
     return signing.dumps(payload, salt=SALT)
 
 
-def token_read(raw: str) -> SubmissionToken:
+def token_read(raw: str, *, max_age: timedelta = MAX_AGE) -> SubmissionToken:
     try:
         learner_id, question_id, revision_id, nonce, binding = signing.loads(
-            raw[:512], salt=SALT, max_age=MAX_AGE
+            raw[:512], salt=SALT, max_age=max_age
         )
     except (signing.BadSignature, ValueError, TypeError) as exc:
         raise BadToken(str(exc)) from None

@@ -3,12 +3,12 @@
 from django.contrib import admin
 from django.utils.translation import gettext_lazy as _
 
-from portal.admin import ReadOnlyAdminMixin
+from portal.admin import ChangelistInputMixin, ReadOnlyAdminMixin
 
 from .models import Phase, Question, QuestionRevision
 
 
-class ReadOnlyAdmin(ReadOnlyAdminMixin, admin.ModelAdmin):
+class ReadOnlyAdmin(ChangelistInputMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
     pass
 
 

@@ -5,6 +5,7 @@ import csv
 import itertools
 
 from django.contrib import admin, messages
+from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -19,14 +20,18 @@ from django.http import (
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.decorators import method_decorator
 from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
+from django.views.decorators.debug import sensitive_post_parameters
 
+from audit.enums import AuditKind
 from audit.models import AuditEvent
-from portal.admin import ReadOnlyAdminMixin
+from audit.services import audit_record
+from portal.admin import ChangelistInputMixin, ReadOnlyAdminMixin
 from progress.models import Attempt, Regrade
 from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question
@@ -54,13 +59,14 @@ class Echo:
 
 def phase_from_query(value: str | None) -> Phase | None:
     """The active phase a `?phase=` value names; anything else means all phases."""
-    if not value or not value.isdigit():
+    # isdigit() alone takes "²" and "١٠", which int() refuses or reads otherwise.
+    if not value or not (value.isascii() and value.isdigit()) or len(value) > 9:
         return None
     return Phase.objects.active().filter(number=int(value)).first()
 
 
 @admin.register(Cohort)
-class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
+class CohortAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin):
     list_display = ["name", "learner_count", "created_at", "results_link"]
     search_fields = ["name"]
     filter_horizontal = ["learners", "instructors"]
@@ -250,7 +256,9 @@ class AttemptCohortFilter(TaughtCohortFilter):
 
 
 @admin.register(Attempt)
-class AttemptAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+class AttemptAdmin(
+    ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
+):
     """Attempts are evidence: nobody edits or deletes them, superusers included."""
 
     list_display = ["created_at", "learner", "question", "revision_number", "correct", "score"]
@@ -265,7 +273,9 @@ class AttemptAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin)
 
 
 @admin.register(Regrade)
-class RegradeAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+class RegradeAdmin(
+    ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
+):
     scope_path = "attempt__learner"
     list_display = [
         "created_at",
@@ -303,15 +313,34 @@ admin.site.unregister(get_user_model())
 
 
 @admin.register(get_user_model())
-class ScopedUserAdmin(CohortScopedAdminMixin, UserAdmin):
+class ScopedUserAdmin(ChangelistInputMixin, CohortScopedAdminMixin, UserAdmin):
     """Django's user admin, limited for instructors to their cohorts' learners."""
 
     scope_path = "pk"
     list_filter = [*UserAdmin.list_filter, UserCohortFilter]
 
+    @method_decorator(sensitive_post_parameters())
+    def user_change_password(self, request, id, form_url=""):
+        """Django's page that sets another user's password, audited when it did."""
+        user = self.get_object(request, unquote(id)) if request.method == "POST" else None
+        response = super().user_change_password(request, id, form_url)
+        if user is not None:
+            old_hash = user.password
+            user.refresh_from_db(fields=["password"])
+            if user.password != old_hash:
+                audit_record(
+                    kind=AuditKind.PASSWORD_CHANGED,
+                    request=request,
+                    subject=user.get_username(),
+                    via="admin user page",
+                )
+        return response
+
 
 @admin.register(AuditEvent)
-class AuditEventAdmin(CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin):
+class AuditEventAdmin(
+    ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
+):
     """The audit log. An instructor sees only events of their cohorts' learners (and
     their own): no one else's logins, failures or addresses."""
 

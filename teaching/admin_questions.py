@@ -7,6 +7,7 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Count
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from audit.enums import AuditKind
@@ -16,6 +17,8 @@ from quizzes.grading import GRADER_VERSION
 from quizzes.models import Question
 
 from .impact import key_changes
+from .models import Cohort
+from .scope import learners_taught
 from .services import grader_regrade_plan, regrade_apply, regrade_plan
 
 
@@ -58,7 +61,7 @@ class QuestionWithProgressAdmin(QuestionAdmin):
             **self.admin_site.each_context(request),
             "opts": self.model._meta,
             "title": _("Key changes with attempts on older revisions"),
-            "changes": key_changes(),
+            "changes": key_changes(learners=learners_taught(request.user)),
             "can_regrade": self.has_run_regrade_permission(request),
             "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
         }
@@ -79,18 +82,23 @@ class QuestionWithProgressAdmin(QuestionAdmin):
         return self._regrade(request, queryset, grader=True)
 
     def _regrade(self, request, queryset, *, grader: bool):
-        """Show the plan first; record it only when the confirmation is posted."""
+        """Show the plan first; record it only when the confirmation is posted. An
+        instructor's regrade covers the learners of the cohorts they teach, plan, counts
+        and writes; a superuser's covers everyone."""
+        learners = learners_taught(request.user)
+        cohorts = _cohorts_taught(request.user)
         if grader:
-            plan = grader_regrade_plan(questions=list(queryset))
+            plan = grader_regrade_plan(questions=list(queryset), learners=learners)
         else:
-            plan = regrade_plan(questions=list(queryset))
+            plan = regrade_plan(questions=list(queryset), learners=learners)
         if request.POST.get("confirm") != "yes":
             context = {
                 **self.admin_site.each_context(request),
                 "opts": self.model._meta,
                 "title": _("Regrade: what would change"),
                 "plan": plan,
-                "changes": [] if grader else key_changes(questions=queryset),
+                "changes": [] if grader else key_changes(questions=queryset, learners=learners),
+                "scope": _scope_note(cohorts),
                 "questions": queryset,
                 "grader": GRADER_VERSION if grader else None,
                 "action_name": "regrade_grader" if grader else "regrade",
@@ -105,6 +113,7 @@ class QuestionWithProgressAdmin(QuestionAdmin):
             changed=written,
             to_right=plan.to_right,
             to_wrong=plan.to_wrong,
+            cohorts=None if cohorts is None else [name for name, _n in cohorts],
             **({"grader": GRADER_VERSION} if grader else {}),
         )
         self.message_user(
@@ -114,3 +123,30 @@ class QuestionWithProgressAdmin(QuestionAdmin):
             messages.SUCCESS,
         )
         return None
+
+
+def _cohorts_taught(user) -> list[tuple[str, int]] | None:
+    """(name, learners) of each cohort `user` teaches; None for a superuser (everyone)."""
+    if user.is_superuser:
+        return None
+    return list(
+        Cohort.objects.taught_by(user)
+        .annotate(n=Count("learners"))
+        .order_by("name")
+        .values_list("name", "n")
+    )
+
+
+def _scope_note(cohorts: list[tuple[str, int]] | None) -> str:
+    """Whom a regrade touches, said on its confirmation page."""
+    if cohorts is None:
+        return gettext("It touches every learner, in every cohort.")
+    if not cohorts:
+        return gettext("You teach no cohort: it touches no one.")
+    named = ", ".join(
+        f"{name} ({ngettext('%(n)d learner', '%(n)d learners', n) % {'n': n}})"
+        for name, n in cohorts
+    )
+    return gettext("It touches only the learners of the cohorts you teach: %(cohorts)s.") % {
+        "cohorts": named
+    }

@@ -52,9 +52,10 @@ class KeyChange:
     attempts: int = 0
 
 
-def key_changes(*, questions=None) -> list[KeyChange]:
+def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
     """Questions whose current key differs from the key of an older revision that
-    attempts still stand on, with how many learners and attempts that touches."""
+    attempts still stand on, with how many learners and attempts that touches; of
+    `learners` (ids; None: everyone) only."""
     older = (
         Attempt.objects.exclude(revision_id=F("question__current_revision_id"))
         .order_by()
@@ -63,6 +64,8 @@ def key_changes(*, questions=None) -> list[KeyChange]:
     )
     if questions is not None:
         older = older.filter(question__in=questions)
+    if learners is not None:
+        older = older.filter(learner__in=learners)
     rows = list(older)
     revisions = QuestionRevision.objects.in_bulk({r["revision_id"] for r in rows})
     found: dict[int, KeyChange] = {}

@@ -20,6 +20,16 @@ def users_in_scope(user):
     )
 
 
+def learners_taught(user):
+    """Ids of the learners whose attempts a regrade by `user` may touch: the members of
+    the cohorts they teach, as a subquery; None (everyone) for a superuser."""
+    if user.is_superuser:
+        return None
+    return Cohort.learners.through.objects.filter(cohort__in=Cohort.objects.taught_by(user)).values(
+        "user_id"
+    )
+
+
 class HiddenObjectAdminMixin:
     """A row outside the viewer's queryset answers 404, not the admin's redirect to
     its index with "does not exist", so another cohort's pages look like no page."""

@@ -68,8 +68,9 @@ def _regradable(old: QuestionRevision, new: QuestionRevision) -> bool:
     return {o["key"] for o in old.options} == {o["key"] for o in new.options}
 
 
-def regrade_plan(*, questions) -> RegradePlan:
-    """Plan a regrade of `questions` (Question rows); reads only."""
+def regrade_plan(*, questions, learners=None) -> RegradePlan:
+    """Plan a regrade of `questions` (Question rows) for `learners` (ids, such as
+    `scope.learners_taught()`; None: everyone); reads only."""
     plan = RegradePlan()
     attempts = (
         Attempt.objects.filter(question__in=questions)
@@ -78,6 +79,8 @@ def regrade_plan(*, questions) -> RegradePlan:
         .prefetch_related("regrades")
         .order_by("id")
     )
+    if learners is not None:
+        attempts = attempts.filter(learner__in=learners)
     for attempt in attempts:
         current = attempt.question.current_revision
         if not _regradable(attempt.revision, current):
@@ -105,10 +108,11 @@ def _plan_add(plan: RegradePlan, attempt: Attempt, revision: QuestionRevision, r
     )
 
 
-def grader_regrade_plan(*, questions=None) -> RegradePlan:
+def grader_regrade_plan(*, questions=None, learners=None) -> RegradePlan:
     """Plan a regrade of free answers graded by an older matcher
     (`grader_version` < GRADER_VERSION), each against its own revision's key, so only
-    the matcher's change shows; `questions` limits it. Reads only."""
+    the matcher's change shows; `questions` and `learners` (ids; None: everyone) limit
+    it. Reads only."""
     plan = RegradePlan()
     attempts = (
         Attempt.objects.filter(grader_version__lt=GRADER_VERSION, revision__kind=QuestionKind.FREE)
@@ -118,6 +122,8 @@ def grader_regrade_plan(*, questions=None) -> RegradePlan:
     )
     if questions is not None:
         attempts = attempts.filter(question__in=questions)
+    if learners is not None:
+        attempts = attempts.filter(learner__in=learners)
     for attempt in attempts:
         reason = f"grader {attempt.grader_version} → {GRADER_VERSION}"
         # Against the key that now stands: a regrade's newer revision, if there was one,

@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "portal.middleware.NoStoreMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "accounts.middleware.ProfileLocaleMiddleware",
+    "accounts.middleware.KnownDeviceMiddleware",
     "accounts.time_zones.TimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "portal.middleware.UnreadableFormMiddleware",

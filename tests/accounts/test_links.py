@@ -96,7 +96,7 @@ def test_setup_link_works_only_once(client):
     again = client.post(path, account_form("mallory"))
 
     assert again.status_code == 410
-    assert "It has already been used" in again.content.decode()
+    assert "An account already exists" in again.content.decode()
     assert list(User.objects.values_list("username", flat=True)) == ["grace"]
 
 
@@ -256,3 +256,51 @@ def test_login_error_in_spanish_speaks_to_the_learner_as_tu(client):
     )
 
     assert "Escribe un nombre de usuario y una contraseña correctos." in response.content.decode()
+
+
+def setup_paths(count: int) -> list[str]:
+    paths = []
+    for _n in range(count):
+        out = StringIO()
+        call_command("setup_link", stdout=out)
+        paths.append(link_path(out.getvalue().splitlines()[-1]))
+    return paths
+
+
+def test_setup_link_redeemed_voids_every_other_setup_link(client):
+    first, second = setup_paths(2)
+    client.post(first, account_form("grace"))
+    client.logout()
+
+    form = client.get(second)
+    attempt = client.post(second, account_form("intruder"))
+
+    assert (form.status_code, attempt.status_code) == (410, 410)
+    assert "An account already exists" in form.content.decode()
+    assert list(User.objects.values_list("username", flat=True)) == ["grace"]
+    assert SetupLink.objects.filter(used_at__isnull=True).count() == 0
+
+
+def test_setup_link_is_void_once_createsuperuser_made_an_account(client):
+    (path,) = setup_paths(1)
+
+    call_command(
+        "createsuperuser", "--noinput", username="root", email="root@example.org", stdout=StringIO()
+    )
+    response = client.post(path, account_form("intruder"))
+
+    assert response.status_code == 410
+    assert "An account already exists" in response.content.decode()
+    assert list(User.objects.values_list("username", flat=True)) == ["root"]
+    assert SetupLink.objects.get().used_at is not None
+
+
+def test_setup_link_refused_when_an_account_exists_without_marking_links(client):
+    (path,) = setup_paths(1)
+    # An account written without save signals (a bulk load, raw SQL) still voids the link.
+    User.objects.bulk_create([User(username="loaded")])
+
+    response = client.get(path)
+
+    assert response.status_code == 410
+    assert "An account already exists" in response.content.decode()

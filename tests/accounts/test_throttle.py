@@ -1,9 +1,13 @@
 """The login throttle under parallel tries, per address and per account."""
 
+from datetime import timedelta
+
 import pytest
+import time_machine
 from django.contrib.auth import authenticate, get_user_model
 from django.contrib.auth.models import AnonymousUser
-from django.test import RequestFactory
+from django.test import Client, RequestFactory
+from django.utils import timezone
 
 from accounts.models import LoginThrottle
 from accounts.throttle import FAILURES_PER_ACCOUNT
@@ -86,4 +90,77 @@ def test_login_success_clears_the_addresss_failures(client):
 
     assert response.status_code == 302
     assert LoginThrottle.objects.get(username="ana", address="127.0.0.1").failures == 0
-    assert LoginThrottle.objects.get(username="ana", address="").failures == 8
+    # The later four come from a browser that logged in to ana: not counted on the account.
+    assert LoginThrottle.objects.get(username="ana", address="").failures == 4
+
+
+def lock_the_account_from_ten_addresses(client):
+    for n in range(10):
+        for _ in range(5):
+            login(client, "ana", "wrong", address=f"198.51.100.{n}")
+
+
+def test_login_owner_on_a_known_device_gets_in_while_others_lock_the_account(client):
+    UserFactory(username="ana")
+    login(client, "ana", address="192.0.2.1")
+    client.post("/logout/")
+    lock_the_account_from_ten_addresses(Client())
+
+    owner = login(client, "ana", address="192.0.2.77")
+    stranger = login(Client(), "ana", address="192.0.2.78")
+
+    assert owner.status_code == 302
+    assert "Too many failed logins" in stranger.content.decode()
+
+
+def test_login_known_device_cookie_names_one_account(client):
+    UserFactory(username="ana")
+    UserFactory(username="bea")
+    login(client, "bea", address="192.0.2.1")
+    client.post("/logout/")
+    lock_the_account_from_ten_addresses(Client())
+
+    response = login(client, "ana", address="192.0.2.1")
+
+    assert "Too many failed logins" in response.content.decode()
+
+
+def test_login_forged_device_cookie_is_no_exemption(client):
+    UserFactory(username="ana")
+    lock_the_account_from_ten_addresses(Client())
+    client.cookies["known_device"] = "ana"
+
+    response = login(client, "ana", address="192.0.2.1")
+
+    assert "Too many failed logins" in response.content.decode()
+
+
+def test_login_ipv6_addresses_of_one_64_count_as_one(client):
+    UserFactory(username="ana")
+    for n in range(5):
+        login(client, "ana", "wrong", address=f"2001:db8:1:2::{n + 1:x}")
+
+    guesser = login(client, "ana", address="2001:db8:1:2:ffff::1")
+    neighbour = login(Client(), "ana", address="2001:db8:1:3::1")
+
+    assert "Too many failed logins" in guesser.content.decode()
+    assert neighbour.status_code == 302
+    assert LoginThrottle.objects.get(username="ana", address="2001:db8:1:2::/64").failures == 5
+
+
+def test_login_back_off_doubles_with_each_failure_after_the_fifth(client):
+    UserFactory(username="ana")
+    start = timezone.now()
+    with time_machine.travel(start, tick=False):
+        for _ in range(5):
+            login(client, "ana", "wrong")
+    waits = []
+    moment = start
+    for _ in range(6):
+        row = LoginThrottle.objects.get(username="ana", address="127.0.0.1")
+        waits.append(round((row.locked_until - moment).total_seconds() / 60))
+        moment = row.locked_until + timedelta(seconds=1)
+        with time_machine.travel(moment, tick=False):
+            login(client, "ana", "wrong")
+
+    assert waits == [1, 2, 4, 8, 15, 15]

@@ -266,6 +266,8 @@ def test_gunicorn_started_from_the_project_uses_our_settings():
     assert settings["worker_class"] == "gthread"
     assert settings["logger_class"] == "<RedactingLogger()>"
     assert settings["wsgi_app"] == "portal.wsgi"
+    # Two instances on one machine (the soak, serve_bench) would share one socket.
+    assert settings["control_socket_disable"] == "True"
 
 
 @pytest.mark.parametrize("end", ["commit", "rollback"])
@@ -350,3 +352,38 @@ def test_unreadable_form_sent_by_htmx_is_a_400_fragment(learner):
     assert response.status_code == 400
     assert "<html" not in html
     assert 'role="alert"' in html
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/%69nvite/{secret}/",
+        "/invite/%66IEPKlVsDyqxjxNXjm7WhD-MlVQLutucKQ14U2USMos/",
+        "/%73etup/{secret}/?next=/",
+    ],
+)
+def test_gunicorn_access_log_hides_tokens_behind_percent_encoding(path):
+    from datetime import timedelta
+    from types import SimpleNamespace
+
+    from gunicorn.config import Config
+
+    from portal.gunicorn_conf import RedactingLogger
+
+    logger = RedactingLogger(Config())
+    secret = "fIEPKlVsDyqxjxNXjm7WhD-MlVQLutucKQ14U2USMos"
+    raw = path.format(secret=secret)
+    environ = {
+        "REQUEST_METHOD": "GET",
+        "RAW_URI": raw,
+        "PATH_INFO": raw.split("?")[0],
+        "SERVER_PROTOCOL": "HTTP/1.1",
+    }
+    request = SimpleNamespace(headers=[])
+    response = SimpleNamespace(status="200 OK", headers=[], sent=0)
+
+    atoms = logger.atoms(response, request, environ, timedelta(milliseconds=3))
+    line = logger.cfg.access_log_format % logger.atoms_wrapper_class(atoms)
+
+    assert secret[4:] not in line
+    assert "/[redacted]/" in line

@@ -1,6 +1,7 @@
 """Answering: instant feedback, one attempt per submission, nothing lost or leaked."""
 
 import re
+from urllib.parse import unquote_to_bytes
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -310,22 +311,40 @@ def test_answer_of_one_megabyte_is_refused_and_nothing_stored(seeds_imported, po
     assert Attempt.objects.count() == 0
 
 
-def test_answer_with_invalid_utf8_is_handled_without_error(
-    seeds_imported, learner_client, phase_token
+@pytest.mark.parametrize("text", ["identity%FF%FE%00", "identity%FF%FE", "caf%C3"])
+@pytest.mark.parametrize("endpoint", ["answer", "draft"])
+@pytest.mark.parametrize("multipart", [False, True])
+def test_answer_or_draft_that_is_not_utf8_is_refused_and_nothing_stored(
+    seeds_imported, learner_client, phase_token, text, endpoint, multipart
 ):
     token = phase_token("q-10-03")
-    body = f"token={token}&text=identity%FF%FE%00".encode()
+    if multipart:
+        raw = unquote_to_bytes(text)
+        body = (
+            b'--b\r\nContent-Disposition: form-data; name="token"\r\n\r\n'
+            + token.encode()
+            + b'\r\n--b\r\nContent-Disposition: form-data; name="text"\r\n\r\n'
+            + raw
+            + b"\r\n--b--\r\n"
+        )
+        content_type = "multipart/form-data; boundary=b"
+    else:
+        body = f"token={token}&text={text}".encode()
+        content_type = "application/x-www-form-urlencoded"
 
     response = learner_client.post(
-        "/question/q-10-03/answer/",
+        f"/question/q-10-03/{endpoint}/",
         data=body,
-        content_type="application/x-www-form-urlencoded",
+        content_type=content_type,
         headers={"HX-Request": "true"},
     )
 
-    assert response.status_code == 422
-    assert "cannot be stored" in response.content.decode()
+    assert response.status_code == 400
+    assert "This form holds text that is not valid UTF-8. Nothing was saved." in (
+        response.content.decode()
+    )
     assert Attempt.objects.count() == 0
+    assert Draft.objects.count() == 0
 
 
 @pytest.mark.parametrize("csrf", [None, "wrong-token-wrong-token-wrong-token-12"])

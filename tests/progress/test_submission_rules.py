@@ -1,10 +1,16 @@
 """The answer service's rules as the learner meets them: tokens end with their login,
 refusals are fragments for htmx, drafts sent while logged out are kept apart."""
 
+from datetime import timedelta
+
 import pytest
+import time_machine
 from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
 
 from progress.models import Attempt, Draft
+from progress.tokens import BadToken, token_read
 from quizzes.models import Question
 from tests.factories import PASSWORD, UserFactory
 
@@ -286,3 +292,65 @@ def test_answer_in_the_reviews_sends_no_phase_overview(seeds_imported, learner_c
 
     assert response.status_code == 200
     assert "phase-progress" not in response.content.decode()
+
+
+@pytest.mark.parametrize("url", ["/question/q-10-03/draft/", "/question/q-10-03/answer/"])
+def test_token_from_before_a_password_change_writes_nothing_logged_out(
+    seeds_imported, phase_token, learner, url
+):
+    token = phase_token("q-10-03")
+    learner.set_password("another-Long-pass-77")
+    learner.save()
+    anonymous = Client()
+
+    response = anonymous.post(url, {"token": token, "text": "planted"}, headers=HTMX)
+
+    assert response.status_code == 400
+    assert Draft.objects.count() == 0
+    assert Attempt.objects.count() == 0
+
+
+def test_token_older_than_a_day_keeps_nothing_logged_out(seeds_imported, phase_token, learner):
+    token = phase_token("q-10-03")
+    anonymous = Client()
+
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        response = anonymous.post(
+            "/question/q-10-03/draft/", {"token": token, "text": "planted"}, headers=HTMX
+        )
+
+    assert response.status_code == 400
+    assert Draft.objects.count() == 0
+
+
+def test_token_lives_as_long_as_a_session_not_longer(seeds_imported, phase_token, learner):
+    token = phase_token("q-10-03")
+
+    assert token_read(token).learner_id == learner.pk
+    later = timezone.now() + timedelta(days=14, minutes=1)
+    with time_machine.travel(later), pytest.raises(BadToken):
+        token_read(token)
+
+
+def test_token_made_before_the_account_mark_still_answers_while_logged_in(
+    seeds_imported, phase_token, post_answer
+):
+    from django.core import signing
+
+    from progress.tokens import SALT
+
+    new = token_read(phase_token("q-10-01"))
+    login_part = new.binding.partition(".")[0]
+    old = signing.dumps(
+        [new.learner_id, new.question_id, new.revision_id, new.nonce, login_part], salt=SALT
+    )
+
+    response = post_answer("q-10-01", choice=["B"], token=old)
+    logged_out = Client().post(
+        "/question/q-10-01/draft/", {"token": old, "text": "planted"}, headers=HTMX
+    )
+
+    assert response.status_code == 200
+    assert Attempt.objects.count() == 1
+    assert logged_out.status_code == 400
+    assert Draft.objects.count() == 0

@@ -13,7 +13,7 @@ from progress.models import Attempt, LearnerQuestion, Regrade
 from progress.services import learner_question_rebuild
 from quizzes.grading import GRADER_VERSION
 from quizzes.models import Question
-from tests.factories import UserFactory, answer
+from tests.factories import CohortFactory, UserFactory, answer
 
 pytestmark = pytest.mark.django_db
 
@@ -93,6 +93,7 @@ def test_regrade_without_questions_or_grader_is_refused(old_grades):
 def test_grader_regrade_admin_action_confirms_then_records(client, old_grades):
     instructor = UserFactory(username="teach", is_staff=True)
     instructor.groups.add(Group.objects.get(name="Instructors"))
+    CohortFactory(name="A", learners=[old_grades["ana"]], instructors=[instructor])
     client.force_login(instructor)
     data = {
         "action": "regrade_grader",
@@ -110,3 +111,23 @@ def test_grader_regrade_admin_action_confirms_then_records(client, old_grades):
     assert list(Regrade.objects.values_list("reason", "by__username")) == [
         (f"grader 1 → {GRADER_VERSION}", "teach")
     ]
+
+
+def test_grader_regrade_admin_action_leaves_cohorts_not_taught_alone(client, old_grades):
+    instructor = UserFactory(username="teach", is_staff=True)
+    instructor.groups.add(Group.objects.get(name="Instructors"))
+    CohortFactory(name="A", learners=[old_grades["bea"]], instructors=[instructor])
+    CohortFactory(name="B", learners=[old_grades["ana"]])
+    client.force_login(instructor)
+    data = {
+        "action": "regrade_grader",
+        "_selected_action": [Question.objects.get(code="q-10-03").pk],
+    }
+
+    confirm = client.post("/admin/quizzes/question/", data)
+    client.post("/admin/quizzes/question/", data | {"confirm": "yes"})
+
+    confirm_html = " ".join(confirm.content.decode().split())
+    assert "It touches only the learners of the cohorts you teach: A (1 learner)." in confirm_html
+    assert "0 attempt(s) change in all" in confirm_html
+    assert Regrade.objects.count() == 0

@@ -1,0 +1,85 @@
+"""Addresses and query strings an attacker's fuzzer sends: a 4xx or the value ignored,
+never a 500."""
+
+import pytest
+from django.contrib.auth.models import Group
+
+from progress.models import Regrade
+from quizzes.models import Question
+from teaching.models import Cohort
+from tests.factories import UserFactory
+
+pytestmark = pytest.mark.django_db
+TOO_BIG = "9223372036854775808"  # 2**63: past SQLite's and PostgreSQL's integers
+
+
+@pytest.fixture
+def instructor_client(client, seeds_imported):
+    instructor = UserFactory(username="teach", is_staff=True)
+    instructor.groups.add(Group.objects.get(name="Instructors"))
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    client.force_login(instructor)
+    client.cohort = cohort
+    return client
+
+
+@pytest.mark.parametrize("number", [TOO_BIG, "99999999999999999999999999"])
+def test_phase_number_past_64_bits_is_a_404(learner_client, seeds_imported, number):
+    response = learner_client.get(f"/phase/{number}/")
+
+    assert response.status_code == 404
+    assert "Page not found" in response.content.decode()
+
+
+@pytest.mark.parametrize("phase", ["²", "١٠", TOO_BIG, "-1"])
+def test_results_phase_that_is_no_number_shows_all_phases(instructor_client, phase):
+    cohort = instructor_client.cohort
+
+    response = instructor_client.get(f"/admin/teaching/cohort/{cohort.pk}/results/?phase={phase}")
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert '<option value="">All phases</option>' in html
+    assert '<option value="10" selected>' not in html
+    assert '<option value="10">' in html
+
+
+@pytest.mark.parametrize("model", ["progress/attempt", "audit/auditevent"])
+@pytest.mark.parametrize("year", ["0", "-1", "1", TOO_BIG, "9999", "10000", "²"])
+def test_admin_date_hierarchy_with_an_impossible_year_is_a_400(admin_client, model, year):
+    response = admin_client.get(f"/admin/{model}/?created_at__year={year}")
+
+    assert response.status_code == 400
+
+
+def test_admin_date_hierarchy_with_a_possible_year_lists(admin_client):
+    response = admin_client.get("/admin/audit/auditevent/?created_at__year=2026")
+
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("selected", ["abc", TOO_BIG, "", "1.5"])
+def test_regrade_action_with_a_selection_that_is_no_id_is_a_400(
+    admin_client, seeds_imported, selected
+):
+    question = Question.objects.get(code="q-10-01")
+
+    response = admin_client.post(
+        "/admin/quizzes/question/",
+        {"action": "regrade", "_selected_action": [question.pk, selected], "confirm": "yes"},
+    )
+
+    assert response.status_code == 400
+    assert Regrade.objects.count() == 0
+
+
+def test_cohort_delete_action_with_a_selection_that_is_no_id_is_a_400(admin_client):
+    cohort = Cohort.objects.create(name="Spring")
+
+    response = admin_client.post(
+        "/admin/teaching/cohort/", {"action": "delete_selected", "_selected_action": ["abc"]}
+    )
+
+    assert response.status_code == 400
+    assert list(Cohort.objects.all()) == [cohort]
