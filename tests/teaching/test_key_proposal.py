@@ -126,6 +126,7 @@ def test_key_change_page_shows_the_proposal(client, cohort, instructor):
     html = " ".join(client.get(page_url(cohort, target())).content.decode().split())
 
     assert "<title>Key change for q-19-05 | " in html
+    assert "Against the current key of q-19-05 (revision 1); the answer is in “English”." in html
     assert '<code class="yaml-line">- [dominates, domina, takes over norm]</code>' in html
     assert "<td>3: dominates / domina</td>" in html
     assert "Dry run over 4 stored answers to this question by the learners of your cohorts" in html
@@ -139,6 +140,7 @@ def test_key_change_page_in_spanish(client, cohort, instructor):
     html = " ".join(client.get(page_url(cohort, target())).content.decode().split())
 
     assert "Cambio de clave para q-19-05" in html
+    assert "la respuesta está en «Inglés»." in html
     assert "Prueba sobre 4 respuestas guardadas a esta pregunta de los estudiantes" in html
 
 
@@ -154,3 +156,15 @@ def test_key_change_page_of_another_cohort_is_404(client, cohort, instructor):
     )
 
     assert (via_other.status_code, via_own.status_code, choice.status_code) == (404, 404, 404)
+
+
+def test_drill_down_links_a_wrong_free_answer_to_its_key_change(client, cohort, instructor):
+    ana = Attempt.objects.get(learner__username="ana")
+    cid = Attempt.objects.get(learner__username="cid")  # right: nothing to propose
+    client.force_login(instructor)
+
+    ana_page = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.learner_id}/")
+    cid_page = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{cid.learner_id}/")
+
+    assert f'href="{page_url(cohort, ana)}">Key change…</a>' in ana_page.content.decode()
+    assert "Key change…" not in cid_page.content.decode()
