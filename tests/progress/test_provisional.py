@@ -111,3 +111,23 @@ def test_one_learners_provisional_verdict_does_not_show_on_anothers_card(
 
     assert "✓</span> Right </h3>" in mine
     assert "Provisional" not in mine
+
+
+# session, user, phase, the index, the page's standings, and one read of the regrade
+# entries of the answers the grader was unsure of, however many there are.
+@pytest.mark.parametrize("count", [1, 5])
+def test_phase_page_with_unsure_answers_runs_fixed_queries(
+    make_phase, learner, learner_client, teacher, django_assert_num_queries, count
+):
+    codes = make_phase(3 * count)  # single, multi, free, …: `count` free questions
+    free = codes[2::3]
+    attempts = [answer(learner, code, text="a zebrawrd") for code in free]
+    verdict_confirm(attempt=attempts[0], by=teacher)
+    learner_client.get("/phase/1/")  # the first page of a login counts the badge
+
+    with django_assert_num_queries(6):
+        response = learner_client.get("/phase/1/")
+
+    html = response.content.decode()
+    assert NOTE not in card(html, free[0])
+    assert [NOTE in card(html, code) for code in free[1:]] == [True] * (count - 1)
