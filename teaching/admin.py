@@ -289,22 +289,21 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
         }
         return TemplateResponse(request, "admin/teaching/cohort/to_check.html", context)
 
-    def _to_check_post(self, request, pk, attempt_id):
+    def _checkable(self, request, pk, attempt_id) -> tuple[Cohort, Attempt]:
+        """The cohort and one of its learners' attempts, for an instructor who may
+        override verdicts: another cohort's attempt is a 404, whatever the method."""
         cohort = self._cohort(request, pk)
         attempt = self._cohort_attempt(request, cohort, attempt_id)
         if not self.has_override_permission(request):
             raise PermissionDenied
-        # After the scope checks: another cohort's attempt is a 404 whatever the method.
-        if request.method != "POST":
-            return cohort, attempt, HttpResponseNotAllowed(["POST"])
-        return cohort, attempt, None
+        return cohort, attempt
 
     def confirm_view(self, request, pk, attempt_id):
         """Let a provisional verdict stand. With htmx, the row answers with what was
         done; without, the list again with a message."""
-        cohort, attempt, refused = self._to_check_post(request, pk, attempt_id)
-        if refused is not None:
-            return refused
+        cohort, attempt = self._checkable(request, pk, attempt_id)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
         back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
         try:
             entry = verdict_confirm(attempt=attempt, by=request.user, request=request)
@@ -334,9 +333,9 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
 
     def to_check_override_view(self, request, pk, attempt_id):
         """Override a provisional verdict from the to-check list, as on the drill-down."""
-        cohort, attempt, refused = self._to_check_post(request, pk, attempt_id)
-        if refused is not None:
-            return refused
+        cohort, attempt = self._checkable(request, pk, attempt_id)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
         back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
         return self._override(request, cohort, attempt, back=back)
 

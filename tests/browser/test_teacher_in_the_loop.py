@@ -86,3 +86,27 @@ def test_learner_sees_provisional_until_the_instructor_confirms(
     page.reload()
     free.get_by_role("heading", name=words["right"]).wait_for()
     assert free.get_by_text(words["note"]).count() == 0
+
+
+def test_confirming_what_another_instructor_just_confirmed_says_so(page, site):
+    from teaching.services import verdict_confirm
+    from tests.factories import answer
+
+    importlib.import_module("teaching.migrations.0002_instructors_group").create_group(apps, None)
+    cohort = Cohort.objects.create(name="Spring")
+    teacher = UserFactory(username="teach", is_staff=True)
+    teacher.groups.add(Group.objects.get(name="Instructors"))
+    cohort.instructors.add(teacher)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    attempt = answer(ana, "q-10-03", text="it is not the identity")
+
+    log_in(page, site + "/admin/login/", "teach")
+    page.goto(f"{site}/admin/teaching/cohort/{cohort.pk}/to-check/")
+    verdict_confirm(attempt=attempt, by=UserFactory(username="colleague", is_staff=True))
+    page.get_by_role("button", name="Confirm: wrong").click()
+
+    page.get_by_role("status").filter(
+        has_text="This verdict is not waiting to be checked."
+    ).wait_for()
+    assert Regrade.objects.count() == 1
