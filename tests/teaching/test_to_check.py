@@ -166,6 +166,7 @@ def test_to_check_page_shows_answer_marks_verdict_and_doubt(client, cohort, inst
     html = " ".join(client.get(to_check_url(cohort)).content.decode().split())
 
     assert "1 verdict to check" in html
+    assert "{#" not in html and "htmx posts Confirm" not in html  # comments stay comments
     assert "the residual keeps an <mark>identty</mark> path" in html
     assert "found: identity / identidad / unit gain / ganancia unitaria" in html
     assert "(found despite a typo: “identty”)" in html
