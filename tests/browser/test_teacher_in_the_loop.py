@@ -14,6 +14,8 @@ from tests.factories import PASSWORD, UserFactory
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
+BEA = "a huge gradient takes over the norm"
+
 WORDS = {
     "en": {
         "answer": "Your answer",
@@ -110,3 +112,41 @@ def test_confirming_what_another_instructor_just_confirmed_says_so(page, site):
         has_text="This verdict is not waiting to be checked."
     ).wait_for()
     assert Regrade.objects.count() == 1
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_override_to_right_leads_to_the_key_change(page, site, axe_check, language):
+    from tests.factories import answer
+
+    words = {
+        "en": ("Override: right…", "Reason", "Record verdict", "See the key change it suggests"),
+        "es": (
+            "Cambiar: correcta…",
+            "Motivo",
+            "Registrar veredicto",
+            "Ver el cambio de clave que sugiere",
+        ),
+    }[language]
+    importlib.import_module("teaching.migrations.0002_instructors_group").create_group(apps, None)
+    cohort = Cohort.objects.create(name="Spring")
+    teacher = UserFactory(username="teach", is_staff=True, profile=language)
+    teacher.groups.add(Group.objects.get(name="Instructors"))
+    cohort.instructors.add(teacher)
+    for name, text in {"ana": "the embedding row takes over the norm", "bea": BEA}.items():
+        learner = UserFactory(username=name)
+        cohort.learners.add(learner)
+        answer(learner, "q-19-05", text=text)
+
+    log_in(page, site + "/admin/login/", "teach")
+    page.goto(f"{site}/admin/teaching/cohort/{cohort.pk}/to-check/")
+    row = page.get_by_role("row").filter(has_text="the embedding row takes over")
+    row.get_by_text(words[0]).click()
+    row.get_by_label(words[1]).fill("takes over means dominates")
+    row.get_by_role("button", name=words[2]).click()
+    page.get_by_role("link", name=words[3]).click()
+
+    yaml_line = page.locator("code.yaml-line")
+    assert yaml_line.nth(1).inner_text() == "- [dominates, domina, takes over norm]"
+    counts = page.get_by_role("row").filter(has_text="3: dominates / domina").get_by_role("cell")
+    assert counts.nth(3).inner_text() == "2"  # ana's and bea's answers turn right
+    axe_check(page, f"key change {language}")
