@@ -273,9 +273,10 @@ def _drafts_attach(*, learner, states: dict[int, QuestionState]) -> None:
 
 
 def _standings_attach(*, states: dict[int, QuestionState], standings) -> None:
-    """Each state's tries and latest attempt, and the regrade or override standing on
-    it. A standing keeps the effective grade, so only where it differs from the
-    attempt's own grade is there an entry to read: no query in the common case."""
+    """Each state's tries and latest attempt, the regrade or override standing on it,
+    and whether an instructor checked it. A standing keeps the effective grade, so only
+    where it differs from the attempt's own grade, or where the grader was unsure, is
+    there an entry to read: no query in the common case, one otherwise."""
     differ = {}
     for standing in standings:
         state = states[standing.question_id]
