@@ -17,3 +17,4 @@ class AuditKind(models.TextChoices):
     IMPORT_RUN = "import_run", _("Quiz import run")
     REGRADE_RUN = "regrade_run", _("Regrade run")
     VERDICT_OVERRIDDEN = "verdict_overridden", _("Verdict overridden by an instructor")
+    VERDICT_CONFIRMED = "verdict_confirmed", _("Verdict confirmed by an instructor")

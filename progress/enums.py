@@ -10,3 +10,9 @@ class VerdictSource(models.TextChoices):
     ANSWER = "answer", _("as answered")
     REGRADE = "regrade", _("regrade")
     OVERRIDE = "override", _("instructor's override")
+    # An instructor looked at a verdict the grader was unsure of and let it stand.
+    CONFIRM = "confirm", _("instructor's confirmation")
+
+
+# Entries written by a person: either ends a provisional verdict.
+INSTRUCTOR_KINDS = (VerdictSource.OVERRIDE, VerdictSource.CONFIRM)

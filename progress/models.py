@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy as _
 from portal.db import WriteOnce
 from quizzes.models import Phase, Question, QuestionRevision
 
-from .enums import VerdictSource
+from .enums import INSTRUCTOR_KINDS, VerdictSource
 
 
 @dataclass(frozen=True)
@@ -35,6 +35,10 @@ class Verdict:
     @property
     def is_override(self) -> bool:
         return self.source == VerdictSource.OVERRIDE
+
+    @property
+    def is_confirmed(self) -> bool:
+        return self.source == VerdictSource.CONFIRM
 
 
 class AttemptQuerySet(models.QuerySet):
@@ -88,6 +92,11 @@ class Attempt(WriteOnce):
     # Which matcher graded it (quizzes.grading.GRADER_VERSION): a changed matcher never
     # rewrites old grades; a regrade on request does, as new rows.
     grader_version = models.PositiveSmallIntegerField(_("grader version"), default=1)
+    # Why the grader was unsure of a free-text verdict (quizzes.grading.DOUBTS codes,
+    # comma-separated; empty when sure): the verdict is provisional until an instructor
+    # confirms or overrides it. A column, not only in `feedback`, so the to-check list
+    # reads a partial index instead of every attempt's JSON.
+    doubts = models.CharField(_("grader's doubts"), max_length=64, blank=True, default="")
     created_at = models.DateTimeField(_("answered at"), default=timezone.now)
 
     objects = AttemptQuerySet.as_manager()
@@ -103,6 +112,10 @@ class Attempt(WriteOnce):
             models.Index(fields=["question", "created_at"], name="attempt_question_idx"),
             # Covers item analysis over all attempts: group by question and pattern.
             models.Index(fields=["question", "pattern", "learner"], name="attempt_pattern_idx"),
+            # The few attempts the grader was unsure of, for the instructors' to-check list.
+            models.Index(
+                fields=["learner", "question"], condition=~Q(doubts=""), name="attempt_unsure_idx"
+            ),
         ]
         constraints = [
             models.CheckConstraint(
@@ -121,6 +134,15 @@ class Attempt(WriteOnce):
     @property
     def text(self) -> str:
         return self.answer.get("text", "")
+
+    @property
+    def doubt_codes(self) -> list[str]:
+        return self.doubts.split(",") if self.doubts else []
+
+    def provisional(self) -> bool:
+        """Whether the verdict still waits for an instructor: the grader was unsure and
+        no instructor has confirmed or overridden it since. Reads `self.regrades`."""
+        return provisional_from(self, self.regrades.all())
 
     def verdict(self) -> "Verdict":
         """The attempt's effective verdict and where it comes from. Reads
@@ -259,6 +281,12 @@ class Draft(models.Model):
         return f"draft {self.learner_id} {self.question_id}"
 
 
+def provisional_from(attempt: Attempt, entries) -> bool:
+    """`Attempt.provisional`, given the attempt's regrade entries (all of them): a
+    regrade by a new key or matcher does not end it, only a person does."""
+    return bool(attempt.doubts) and not any(e.kind in INSTRUCTOR_KINDS for e in entries)
+
+
 def verdict_newest(entries):
     """The rule for which verdict stands: the newest entry, by insertion order (its id;
     two entries may share a timestamp), or None when there is none."""
@@ -275,12 +303,14 @@ class RegradeQuerySet(models.QuerySet):
 
 
 class Regrade(WriteOnce):
-    """A new verdict on one attempt: a regrade against a newer revision's key, or an
-    instructor's override. The attempt itself is never changed; its effective verdict
-    is the newest entry's (verdict_newest), and every page, the standings and the
-    review schedule read that one. This table is in progress, not in the instructors'
-    app that writes it, because the learner's record needs it to know its own verdicts
-    and progress must not import the instructors' app."""
+    """A new verdict on one attempt: a regrade against a newer revision's key, an
+    instructor's override, or an instructor's confirmation of a verdict the grader was
+    unsure of (the same verdict, kept as it stood). The attempt itself is never
+    changed; its effective verdict is the newest entry's (verdict_newest), and every
+    page, the standings and the review schedule read that one. This table is in
+    progress, not in the instructors' app that writes it, because the learner's record
+    needs it to know its own verdicts and progress must not import the instructors'
+    app."""
 
     write_once_message = "Regrade entries are never modified."
 

@@ -14,7 +14,16 @@ from django.utils.translation import gettext as _
 from quizzes.grading import highlight_html
 from quizzes.models import Phase, Question, QuestionRevision
 
-from .models import Attempt, Draft, LearnerQuestion, Regrade, ReviewCard, Verdict
+from .models import (
+    Attempt,
+    Draft,
+    LearnerQuestion,
+    Regrade,
+    ReviewCard,
+    Verdict,
+    provisional_from,
+    verdict_newest,
+)
 from .paging import again_href, page_of, question_href
 from .reviews import day_start
 
@@ -85,6 +94,9 @@ class QuestionState:
     prefill: dict | None = None
     # The regrade or override that stands on the latest attempt, if any.
     verdict_entry: Regrade | None = None
+    # Whether an instructor has confirmed or overridden the latest attempt's verdict
+    # (read only where the grader was unsure of it).
+    checked: bool = False
 
     @property
     def grading(self) -> dict:
@@ -107,6 +119,12 @@ class QuestionState:
         if self.latest is None:
             return None
         return self.latest.verdict_from(self.verdict_entry)
+
+    @property
+    def provisional(self) -> bool:
+        """The grader was unsure of the latest verdict and no instructor has looked at
+        it yet: the learner is told it may be revised."""
+        return self.latest is not None and bool(self.latest.doubts) and not self.checked
 
     @property
     def review_note(self) -> dict | None:
@@ -287,20 +305,34 @@ def _drafts_attach(*, learner, states: dict[int, QuestionState]) -> None:
 
 
 def _standings_attach(*, states: dict[int, QuestionState], standings) -> None:
-    """Each state's tries and latest attempt, and the regrade or override standing on
-    it. A standing keeps the effective grade, so only where it differs from the
-    attempt's own grade is there an entry to read: no query in the common case."""
+    """Each state's tries and latest attempt, the regrade or override standing on it,
+    and whether an instructor checked it. A standing keeps the effective grade, so only
+    where it differs from the attempt's own grade, or where the grader was unsure, is
+    there an entry to read: no query in the common case, one otherwise."""
     differ = {}
     for standing in standings:
         state = states[standing.question_id]
         state.tries, state.latest = standing.attempts, standing.latest_attempt
         attempt = standing.latest_attempt
-        if (standing.latest_correct, standing.latest_score) != (attempt.correct, attempt.score):
+        # A verdict the grader was unsure of needs its entries too: an instructor's
+        # confirmation keeps the grade, so only the entries say it is no longer provisional.
+        if attempt.doubts or (standing.latest_correct, standing.latest_score) != (
+            attempt.correct,
+            attempt.score,
+        ):
             differ[attempt.pk] = state
     if differ:
-        entries = Regrade.objects.filter(attempt_id__in=list(differ)).select_related("revision")
-        for attempt_id, entry in entries.newest_by_attempt().items():
-            differ[attempt_id].verdict_entry = entry
+        entries = list(
+            Regrade.objects.filter(attempt_id__in=list(differ))
+            .select_related("revision")
+            .order_by("id")
+        )
+        by_attempt: dict[int, list[Regrade]] = defaultdict(list)
+        for entry in entries:
+            by_attempt[entry.attempt_id].append(entry)
+        for attempt_id, state in differ.items():
+            state.verdict_entry = verdict_newest(by_attempt[attempt_id])
+            state.checked = not provisional_from(state.latest, by_attempt[attempt_id])
 
 
 def question_state(

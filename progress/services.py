@@ -326,6 +326,7 @@ def _attempt_store(
         pattern=answer_pattern(answer, result),
         language=language,
         grader_version=GRADER_VERSION,
+        doubts=",".join(result.doubts)[:64],
     )
     try:
         with transaction.atomic():

@@ -42,10 +42,12 @@ from .answer_groups import answer_groups
 from .export import BOM, export_rows
 from .forms import VerdictOverrideForm
 from .item_analysis import min_learners
+from .key_proposal import key_proposal
 from .models import Cohort
 from .scope import CohortScopedAdminMixin, HiddenObjectAdminMixin, TaughtCohortFilter
 from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts
-from .services import verdict_override
+from .services import verdict_confirm, verdict_override
+from .to_check import to_check
 
 LEARNERS_PER_PAGE = 250
 
@@ -105,6 +107,22 @@ class CohortAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
                 "<int:pk>/results/learner/<int:learner_id>/attempt/<int:attempt_id>/override/",
                 view(self.override_view),
                 name="teaching_cohort_override",
+            ),
+            path("<int:pk>/to-check/", view(self.to_check_view), name="teaching_cohort_to_check"),
+            path(
+                "<int:pk>/to-check/<int:attempt_id>/confirm/",
+                view(self.confirm_view),
+                name="teaching_cohort_confirm",
+            ),
+            path(
+                "<int:pk>/to-check/<int:attempt_id>/override/",
+                view(self.to_check_override_view),
+                name="teaching_cohort_to_check_override",
+            ),
+            path(
+                "<int:pk>/results/attempt/<int:attempt_id>/key-change/",
+                view(self.key_change_view),
+                name="teaching_cohort_key_change",
             ),
             path(
                 "<int:pk>/results/export.csv",
@@ -211,6 +229,12 @@ class CohortAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         back = reverse("admin:teaching_cohort_learner", args=[cohort.pk, learner.pk])
+        return self._override(request, cohort, attempt, back=back, anchor=f"#attempt-{attempt.pk}")
+
+    def _override(self, request, cohort, attempt, *, back: str, anchor: str = ""):
+        """The override's form posted: record it, say so, and go back. An answer the
+        grader had wrong marked right comes with a link to the key change it suggests."""
+        was_right = attempt.verdict().correct
         form = VerdictOverrideForm(request.POST)
         if not form.is_valid():
             errors = "; ".join(e for field in form.errors.values() for e in field)
@@ -237,7 +261,108 @@ class CohortAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
             },
             messages.SUCCESS,
         )
-        return HttpResponseRedirect(f"{back}#attempt-{attempt.pk}")
+        if form.cleaned_data["verdict"] == "right" and not was_right and attempt.text:
+            url = reverse("admin:teaching_cohort_key_change", args=[cohort.pk, attempt.pk])
+            self.message_user(
+                request,
+                format_html(
+                    '{} <a href="{}">{}</a>',
+                    _("The key missed this answer."),
+                    url,
+                    _("See the key change it suggests"),
+                ),
+                messages.INFO,
+            )
+        return HttpResponseRedirect(f"{back}{anchor}")
+
+    def _cohort_attempt(self, request, cohort, attempt_id) -> Attempt:
+        """An attempt of one of the cohort's learners (staff left out), else a 404."""
+        return get_object_or_404(
+            Attempt.objects.select_related("question", "learner"),
+            pk=attempt_id,
+            learner_id__in=cohort_learner_ids(cohort),
+        )
+
+    def to_check_view(self, request, pk):
+        """The cohort's verdicts the grader was unsure of, waiting for an instructor."""
+        cohort = self._cohort(request, pk)
+        items, total = to_check(cohort=cohort)
+        context = {
+            **self._context(request, cohort, _("To check: %(cohort)s") % {"cohort": cohort.name}),
+            "items": items,
+            "total": total,
+            "can_override": self.has_override_permission(request),
+        }
+        return TemplateResponse(request, "admin/teaching/cohort/to_check.html", context)
+
+    def _checkable(self, request, pk, attempt_id) -> tuple[Cohort, Attempt]:
+        """The cohort and one of its learners' attempts, for an instructor who may
+        override verdicts: another cohort's attempt is a 404, whatever the method."""
+        cohort = self._cohort(request, pk)
+        attempt = self._cohort_attempt(request, cohort, attempt_id)
+        if not self.has_override_permission(request):
+            raise PermissionDenied
+        return cohort, attempt
+
+    def confirm_view(self, request, pk, attempt_id):
+        """Let a provisional verdict stand. With htmx, the row answers with what was
+        done; without, the list again with a message."""
+        cohort, attempt = self._checkable(request, pk, attempt_id)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
+        try:
+            entry = verdict_confirm(attempt=attempt, by=request.user, request=request)
+        except ValidationError as error:
+            if request.htmx:
+                return TemplateResponse(
+                    request,
+                    "admin/teaching/cohort/to_check.html#row-done",
+                    {"attempt": attempt, "message": "; ".join(error.messages)},
+                    status=409,
+                )
+            self.message_user(request, "; ".join(error.messages), messages.ERROR)
+            return HttpResponseRedirect(back)
+        message = _("Verdict on %(learner)s's answer at %(question)s confirmed: %(verdict)s.") % {
+            "learner": attempt.learner.get_username(),
+            "question": attempt.question.code,
+            "verdict": _("right") if entry.new_correct else _("wrong"),
+        }
+        if request.htmx:
+            return TemplateResponse(
+                request,
+                "admin/teaching/cohort/to_check.html#row-done",
+                {"attempt": attempt, "message": message},
+            )
+        self.message_user(request, message, messages.SUCCESS)
+        return HttpResponseRedirect(back)
+
+    def to_check_override_view(self, request, pk, attempt_id):
+        """Override a provisional verdict from the to-check list, as on the drill-down."""
+        cohort, attempt = self._checkable(request, pk, attempt_id)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
+        return self._override(request, cohort, attempt, back=back)
+
+    def key_change_view(self, request, pk, attempt_id):
+        """The key change a free answer suggests, with its dry run over the stored
+        answers: every learner's for a superuser, else those of the cohorts taught."""
+        cohort = self._cohort(request, pk)
+        attempt = self._cohort_attempt(request, cohort, attempt_id)
+        if not attempt.text:
+            raise Http404
+        learner_ids = None
+        if not request.user.is_superuser:
+            learner_ids = Cohort.learners.through.objects.filter(
+                cohort__in=Cohort.objects.taught_by(request.user), user__is_staff=False
+            ).values("user_id")
+        proposal = key_proposal(attempt=attempt, learner_ids=learner_ids)
+        if proposal is None:
+            raise Http404
+        title = _("Key change for %(question)s") % {"question": attempt.question.code}
+        context = {**self._context(request, cohort, title), "proposal": proposal}
+        return TemplateResponse(request, "admin/teaching/cohort/key_change.html", context)
 
     def export_view(self, request, pk):
         cohort = self._cohort(request, pk)

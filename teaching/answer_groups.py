@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count
+from django.db.models import Count, Max
 from django.db.models.fields.json import KT, KeyTextTransform
 
 from progress.enums import VerdictSource
@@ -23,6 +23,9 @@ class AnswerGroup:
     example: str  # the phrasing given most often, as typed
     right: int = 0
     wrong: int = 0
+    # One of the group's answers graded wrong (the newest), for the key change it
+    # suggests; None when every answer in the group is right.
+    wrong_attempt: int | None = None
     _phrasings: dict[str, int] = field(default_factory=dict, repr=False)
 
     @property
@@ -52,6 +55,7 @@ def answer_groups(*, learner_ids, question_ids: list[int], mode: str) -> dict[in
             .annotate(text=KT("answer__text"))
             .values_list("question", "text", "verdict_correct")
         )
+        attempt = "pk"
     else:
         via = "latest" if mode == "latest" else "first"
         rows = (
@@ -60,8 +64,10 @@ def answer_groups(*, learner_ids, question_ids: list[int], mode: str) -> dict[in
             .annotate(text=KeyTextTransform("text", f"{via}_attempt__answer"))
             .values_list("question", "text", f"{via}_correct")
         )
+        attempt = f"{via}_attempt"
     merged: dict[int, dict[str, AnswerGroup]] = defaultdict(dict)
-    for question_id, text, right, n in rows.order_by().annotate(n=Count("pk")):
+    grouped = rows.order_by().annotate(n=Count("pk"), last=Max(attempt))
+    for question_id, text, right, n, last in grouped:
         text = text or ""
         key = normalize(text)
         group = merged[question_id].setdefault(key, AnswerGroup(text=key, example=text))
@@ -69,6 +75,7 @@ def answer_groups(*, learner_ids, question_ids: list[int], mode: str) -> dict[in
             group.right += n
         else:
             group.wrong += n
+            group.wrong_attempt = max(group.wrong_attempt or 0, last)
         group._phrasings[text] = group._phrasings.get(text, 0) + n
     result = {}
     for question_id, groups in merged.items():

@@ -1,5 +1,5 @@
 """Writes for instructors: regrading older revisions' attempts or older graders' grades,
-and overriding one attempt's verdict."""
+overriding one attempt's verdict, and confirming a verdict the grader was unsure of."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from audit.enums import AuditKind
 from audit.services import audit_record
 from progress.enums import VerdictSource
-from progress.models import Attempt, Regrade, verdict_newest
+from progress.models import Attempt, Regrade, provisional_from, verdict_newest
 from progress.services import grade_feedback, graded_text, learner_question_rebuild
 from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
@@ -221,4 +221,47 @@ def verdict_override(*, attempt: Attempt, correct: bool, reason: str, by, reques
             reason=reason,
         )
         learner_question_rebuild(pairs={(attempt.learner_id, attempt.question_id)})
+    return entry
+
+
+def verdict_confirm(*, attempt: Attempt, by, request=None) -> Regrade:
+    """An instructor lets a verdict the grader was unsure of stand: a new Regrade row
+    of kind confirm carrying the verdict as it stands (the attempt stays as it is),
+    audited, so the verdict is no longer provisional. Nothing else moves: the grade
+    is the same. Raises ValidationError when the verdict is not provisional (the grader
+    was sure, or an instructor has already confirmed or overridden it)."""
+    with transaction.atomic():
+        # Serialised with overrides of the same attempt, so two clicks confirm once.
+        attempt = Attempt.objects.select_for_update().get(pk=attempt.pk)
+        entries = list(attempt.regrades.all())
+        if not provisional_from(attempt, entries):
+            raise ValidationError(_("This verdict is not waiting to be checked."))
+        newest = verdict_newest(entries)
+        verdict = attempt.verdict_from(newest)
+        entry = Regrade(
+            attempt=attempt,
+            kind=VerdictSource.CONFIRM,
+            # The key the standing verdict applied, so the feedback reads the same key.
+            revision_id=newest.revision_id
+            if newest and newest.revision_id
+            else attempt.revision_id,
+            old_correct=verdict.correct,
+            old_score=verdict.score,
+            new_correct=verdict.correct,
+            new_score=verdict.score,
+            new_partial=newest.new_partial if newest else attempt.partial,
+            new_feedback=newest.new_feedback if newest else attempt.feedback,
+            by=by,
+        )
+        entry.save()
+        audit_record(
+            kind=AuditKind.VERDICT_CONFIRMED,
+            request=request,
+            user=by,
+            subject=attempt.learner.get_username(),
+            attempt=attempt.pk,
+            question=attempt.question.code,
+            correct=verdict.correct,
+            doubts=attempt.doubt_codes,
+        )
     return entry

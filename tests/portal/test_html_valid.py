@@ -34,6 +34,8 @@ def test_every_page_is_valid_html(client, seeds_imported, tmp_path, learner):
     answer(learner, "q-10-01", keys=["A"])
     answer(learner, "q-10-02", keys=["A"])
     answer(learner, "q-10-03", text="identity")
+    # One the grader is unsure of: provisional on the learner's pages, to check.
+    unsure = answer(learner, "q-19-05", text="the embedding row takes over the norm")
     out = StringIO()
     call_command("invite", stdout=out)
     invite_path = out.getvalue().strip().replace("http://127.0.0.1:8000", "")
@@ -67,6 +69,8 @@ def test_every_page_is_valid_html(client, seeds_imported, tmp_path, learner):
         "results": base,
         "drill-down": f"{base}learner/{learner.pk}/",
         "answers": f"{base}answers/{free.pk}/",
+        "to-check": f"/admin/teaching/cohort/{cohort.pk}/to-check/",
+        "key-change": f"{base}attempt/{unsure.pk}/key-change/",
     }.items():
         path = tmp_path / f"{name}.html"
         path.write_bytes(client.get(url).content)

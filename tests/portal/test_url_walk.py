@@ -130,6 +130,7 @@ def other_cohort(seeds_imported):
     cohort.instructors.add(teacher)
     cohort.learners.add(learner)
     attempt = answer(learner, "q-10-01", keys=["A"])
+    unsure = answer(learner, "q-10-03", text="it is not the identity")  # to check
     regrade = Regrade.objects.create(
         attempt=attempt,
         revision=attempt.revision,
@@ -148,6 +149,7 @@ def other_cohort(seeds_imported):
     return {
         "cohort": cohort,
         "learner": learner,
+        "unsure": unsure,
         # The id to put in each admin URL: that model's row of the other cohort.
         "objects": {
             "admin/teaching/cohort/": cohort.pk,
@@ -174,6 +176,7 @@ def scoped_urls(other) -> list[str]:
             "id": model_id,
             "pk": other["cohort"].pk,
             "learner_id": other["learner"].pk,
+            "attempt_id": other["unsure"].pk,
             "app_label": "teaching",
             "content_type_id": 1,
             "url": "x",
@@ -217,5 +220,6 @@ def test_instructor_sees_nothing_of_another_cohort(client, other_cohort):
                 assert secret not in body, (url + query, secret)
 
     # Each of the six models' object pages (change, delete, history, …) and the
-    # cohort's results, drill-down, answer groups, verdict override and export were tried.
-    assert object_urls == 6 * 4 + 1 + 5
+    # cohort's results, drill-down, answer groups, verdict override and export, its
+    # answers to check with their confirm and override, and the key change were tried.
+    assert object_urls == 6 * 4 + 1 + 5 + 4

@@ -54,6 +54,16 @@ def test_answer_groups_merge_phrasings_by_normalised_text(cohort):
     assert (answers.answers, answers.more) == (5, 0)
 
 
+def test_answer_groups_name_their_newest_wrong_answer(cohort):
+    from progress.models import Attempt
+
+    newest_wrong = Attempt.objects.get(learner__username="cy").pk
+
+    for mode in ("latest", "first", "all"):
+        groups = groups_of(cohort, mode=mode).groups
+        assert [g.wrong_attempt for g in groups] == [newest_wrong, None, None], mode
+
+
 def test_answer_groups_use_the_effective_verdict(cohort, instructor):
     from progress.models import Attempt
 
@@ -145,6 +155,9 @@ def answers_url(cohort, code="q-10-03", mode="latest"):
 
 
 def test_answers_fragment_for_htmx(client, cohort, instructor):
+    from progress.models import Attempt
+
+    newest_wrong = Attempt.objects.get(learner__username="cy").pk
     client.force_login(instructor)
 
     response = client.get(answers_url(cohort), headers={"HX-Request": "true"})
@@ -152,7 +165,12 @@ def test_answers_fragment_for_htmx(client, cohort, instructor):
     html = " ".join(response.content.decode().split())
     assert "<html" not in html
     assert html.startswith('<table class="answer-groups"> <caption>5 answers, grouped by text')
-    assert '<tr class="mostly-wrong"><td>skip connection</td><td>0</td><td>3</td></tr>' in html
+    key_change = f"/admin/teaching/cohort/{cohort.pk}/results/attempt/{newest_wrong}/key-change/"
+    assert (
+        '<tr class="mostly-wrong"><td>skip connection '
+        f'<a class="key-change-link" href="{key_change}">Key change…</a></td>'
+        "<td>0</td><td>3</td></tr>"
+    ) in html
     assert "<tr><td>Identity</td><td>1</td><td>0</td></tr>" in html
 
 

@@ -1,0 +1,179 @@
+"""From an instructor's "right" on a free answer the key rejected to a better key: which
+words to add to which mention, as the YAML line to paste, and what that change would do
+to the stored answers (a dry run with the pure grading functions: nothing is written).
+
+The words proposed are simple on purpose, so an author can see where they come from:
+the answer's words that no mention or reject entry matched, without stop words and
+negation cues, in the order written. The YAML stays the source of truth: the author
+trims the phrase, edits the file, imports and regrades.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import yaml
+from django.db.models import Count
+from django.db.models.fields.json import KT
+
+from progress.models import Attempt
+from quizzes.enums import QuestionKind
+from quizzes.grading import grade_free
+from quizzes.grading.text import LANGUAGES, tokenize
+from quizzes.grading.vocabulary import vocabulary_load
+from quizzes.models import QuestionRevision
+
+MAX_WORDS = 6  # a phrase longer than this is a sentence, not a way of saying a mention
+
+
+@dataclass
+class MentionChange:
+    """One missed mention and the phrase that would let the answer find it."""
+
+    index: int  # the mention's position in `expected`, from 0
+    alternatives: list[str]
+    phrase: str
+    answer_right: bool = False  # the learner's answer right with this change alone
+    to_right: int = 0  # stored answers wrong by the key now, right with the change
+    to_wrong: int = 0  # and the other way round
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @property
+    def yaml_line(self) -> str:
+        """The mention's line in `expected:` with the phrase added, to paste."""
+        return "- " + _flow([*self.alternatives, self.phrase])
+
+    @property
+    def yaml_line_now(self) -> str:
+        return "- " + _flow(self.alternatives)
+
+
+@dataclass
+class KeyProposal:
+    attempt: Attempt
+    revision: QuestionRevision  # the question's current revision: what the YAML holds
+    language: str  # the language the learner answered in
+    right_now: bool = False  # the current key already finds the answer right
+    changes: list[MentionChange] = field(default_factory=list)
+    negated: list[int] = field(default_factory=list)  # mention numbers read as negated
+    rejected: list[str] = field(default_factory=list)  # reject entries the answer says
+    answers: int = 0  # stored answers the dry run graded
+    all_cohorts: bool = False  # counted over every learner (a superuser's view)
+
+
+def _flow(items: list[str]) -> str:
+    """A YAML flow list, quoted where YAML needs it ('no', 'on', a colon…)."""
+    return yaml.safe_dump(items, default_flow_style=True, allow_unicode=True, width=10**6).strip()
+
+
+def _grade(revision: QuestionRevision, expected, text: str) -> bool:
+    # As the answer service grades: the language unknown, read in both.
+    return grade_free(
+        expected=expected,
+        pass_mentions=revision.pass_mentions,
+        reject=revision.reject or (),
+        answer=text,
+    ).correct
+
+
+def leftover_phrase(*, text: str, covered: list[tuple[int, int]]) -> str:
+    """The answer's words outside every matched span, without stop words or negation
+    cues, as written (lower case), each once, at most MAX_WORDS."""
+    vocabulary = vocabulary_load()
+    skip = vocabulary.for_languages("stopwords", LANGUAGES) | vocabulary.for_languages(
+        "negations", LANGUAGES
+    )
+    tokens = tokenize(text)
+    chosen: dict[str, str] = {}
+    for norm, start, end in zip(tokens.norms, tokens.starts, tokens.ends, strict=True):
+        if norm in skip or norm in chosen:
+            continue
+        if any(s < end and start < e for s, e in covered):
+            continue
+        chosen[norm] = text[start:end].lower()
+        if len(chosen) == MAX_WORDS:
+            break
+    return " ".join(chosen.values())
+
+
+def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
+    """What to add to the key of `attempt`'s question so that its answer is right, and
+    what that would change among the stored answers to the question: every learner's
+    when `learner_ids` is None, else those learners' (an instructor's cohorts). None
+    for a choice question. Reads only."""
+    revision = attempt.question.current_revision
+    if revision is None or revision.kind != QuestionKind.FREE:
+        return None
+    text = attempt.text
+    result = grade_free(
+        expected=revision.expected,
+        pass_mentions=revision.pass_mentions,
+        reject=revision.reject or (),
+        answer=text,
+    )
+    proposal = KeyProposal(
+        attempt=attempt,
+        revision=revision,
+        language=attempt.language,
+        right_now=result.correct,
+        all_cohorts=learner_ids is None,
+        negated=[m.index + 1 for m in result.mentions if m.status == "negated"],
+        rejected=[r.alternative for r in result.rejected],
+    )
+    if result.correct:
+        return proposal
+    matched = [m for m in result.mentions if m.status != "missed"]
+    covered = [tuple(span) for item in (*matched, *result.rejected) for span in item.spans]
+    phrase = leftover_phrase(text=text, covered=covered)
+    if not phrase:
+        return proposal
+    expected = [list(m) if not isinstance(m, str) else [m] for m in revision.expected]
+    for mention in result.mentions:
+        if mention.status != "missed":
+            continue
+        changed = [list(m) for m in expected]
+        changed[mention.index].append(phrase)
+        proposal.changes.append(
+            MentionChange(
+                index=mention.index,
+                alternatives=expected[mention.index],
+                phrase=phrase,
+                answer_right=_grade(revision, changed, text),
+            )
+        )
+    _dry_run(proposal, expected=expected, learner_ids=learner_ids)
+    return proposal
+
+
+def _dry_run(proposal: KeyProposal, *, expected, learner_ids) -> None:
+    """Grade every stored answer to the question (each distinct text once) with the key
+    as it is and with each change, and count the verdicts that would turn."""
+    if not proposal.changes:
+        return
+    attempts = Attempt.objects.filter(question_id=proposal.attempt.question_id)
+    if learner_ids is not None:
+        attempts = attempts.filter(learner_id__in=learner_ids)
+    texts: Counter[str] = Counter()
+    for text, n in (
+        attempts.annotate(text=KT("answer__text"))
+        .order_by()
+        .values_list("text")
+        .annotate(n=Count("pk"))
+    ):
+        texts[text or ""] += n
+    proposal.answers = sum(texts.values())
+    revision = proposal.revision
+    before = {text: _grade(revision, expected, text) for text in texts}
+    for change in proposal.changes:
+        changed = [list(m) for m in expected]
+        changed[change.index].append(change.phrase)
+        for text, n in texts.items():
+            after = _grade(revision, changed, text)
+            if after and not before[text]:
+                change.to_right += n
+            elif before[text] and not after:
+                change.to_wrong += n

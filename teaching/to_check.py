@@ -1,0 +1,83 @@
+"""The verdicts an instructor should check: a cohort's free answers the grader was
+unsure of (quizzes.grading.DOUBTS), each learner's latest at a question, that no
+instructor has confirmed or overridden yet."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.db.models import Exists, OuterRef, Prefetch
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
+
+from progress.enums import INSTRUCTOR_KINDS
+from progress.models import Attempt, LearnerQuestion, Regrade, Verdict, verdict_newest
+from progress.selectors import QuestionState
+from quizzes.grading import DOUBTS
+
+from .models import Cohort
+from .selectors import cohort_learner_ids
+
+SHOWN = 100  # newest first; the page says how many more wait
+
+# The grader's own words for its doubts (quizzes.grading.DOUBTS), listed here so the
+# Spanish catalogue holds them; a code added later shows its English words until it is
+# translated, and an unknown code shows itself.
+_WORDS = (
+    gettext_noop("all but one expected mention found"),
+    gettext_noop("right only through a word read as a typo"),
+    gettext_noop("wrong only because a mention was read as negated"),
+    gettext_noop("a developed answer the key does not recognise"),
+    gettext_noop("a reject entry found in a negated clause was ignored"),
+)
+
+
+def doubt_words(code: str) -> str:
+    """A doubt code in the viewer's language."""
+    return _(DOUBTS[code]) if code in DOUBTS else code
+
+
+@dataclass
+class ToCheck:
+    attempt: Attempt
+    # The attempt shown as the learner's feedback card shows it: the marked answer,
+    # each mention found, missed or negated, the reject entries found.
+    state: QuestionState
+
+    @property
+    def verdict(self) -> Verdict:
+        return self.state.verdict
+
+    @property
+    def doubts(self) -> list[str]:
+        return [doubt_words(code) for code in self.attempt.doubt_codes]
+
+
+def to_check(*, cohort: Cohort) -> tuple[list[ToCheck], int]:
+    """The cohort's provisional verdicts, newest first (at most SHOWN), and how many
+    there are in all. Three queries whatever their number: the count, the attempts
+    with their learner, question and revision, and their regrade entries."""
+    unsure = (
+        Attempt.objects.filter(learner_id__in=cohort_learner_ids(cohort))
+        .exclude(doubts="")
+        # The learner's latest answer at the question: an older doubt is moot.
+        .filter(Exists(LearnerQuestion.objects.filter(latest_attempt=OuterRef("pk"))))
+        .exclude(Exists(Regrade.objects.filter(attempt=OuterRef("pk"), kind__in=INSTRUCTOR_KINDS)))
+    )
+    total = unsure.count()
+    if not total:
+        return [], 0
+    attempts = (
+        unsure.select_related("learner", "question", "revision")
+        .prefetch_related(Prefetch("regrades", queryset=Regrade.objects.select_related("revision")))
+        .order_by("-id")[:SHOWN]
+    )
+    items = []
+    for attempt in attempts:
+        state = QuestionState(
+            question=attempt.question,
+            latest=attempt,
+            verdict_entry=verdict_newest(attempt.regrades.all()),
+        )
+        items.append(ToCheck(attempt=attempt, state=state))
+    return items, total

@@ -1,0 +1,133 @@
+"""A free-text verdict the grader was unsure of is provisional until an instructor
+confirms or overrides it, and the learner sees that it is, in their language."""
+
+import pytest
+
+from teaching.services import verdict_confirm, verdict_override
+from tests.factories import UserFactory, answer
+
+pytestmark = pytest.mark.django_db
+
+TYPO = "the residual keeps an identty path"  # right only through a typo
+NEGATED = "it is not the identity"  # wrong only because of the negation
+SURE = "keeps the identity path"
+NOTE = "Provisional: your instructor may revise this."
+NOTE_ES = "Provisional: tu instructor puede revisarlo."
+
+
+def card(html: str, code: str = "q-10-03") -> str:
+    html = " ".join(html.split())
+    start = html.index(f'<article class="question" id="{code}"')
+    return html[start : html.index("</article>", start)]
+
+
+@pytest.fixture
+def teacher(seeds_imported):
+    return UserFactory(username="teach", is_staff=True)
+
+
+def test_answer_reply_marks_an_unsure_verdict_provisional(seeds_imported, post_answer):
+    response = post_answer("q-10-03", text=TYPO)
+
+    html = " ".join(response.content.decode().split())
+    assert "<html" not in html
+    assert "✓</span> Right </h3>" in html
+    assert f'<p class="verdict-note provisional">{NOTE}</p>' in html
+
+
+def test_answer_reply_of_a_sure_verdict_has_no_note(seeds_imported, post_answer):
+    response = post_answer("q-10-03", text=SURE)
+
+    assert "Provisional" not in response.content.decode()
+
+
+def test_answer_reply_in_spanish(seeds_imported, learner_client, post_answer):
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+
+    response = post_answer("q-10-03", text=NEGATED)
+
+    assert f'<p class="verdict-note provisional">{NOTE_ES}</p>' in response.content.decode()
+
+
+@pytest.mark.parametrize(("language", "note"), [("en", NOTE), ("es", NOTE_ES)])
+def test_phase_page_and_progress_show_the_provisional_verdict(
+    seeds_imported, learner, learner_client, language, note
+):
+    answer(learner, "q-10-03", text=NEGATED)
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    phase = card(learner_client.get("/phase/10/").content.decode())
+    progress = " ".join(learner_client.get("/progress/").content.decode().split())
+
+    assert note in phase
+    word = {"en": "Not quite (provisional)", "es": "No exactamente (provisional)"}[language]
+    assert word in progress
+
+
+def test_confirm_takes_the_note_away(seeds_imported, learner, learner_client, teacher):
+    attempt = answer(learner, "q-10-03", text=TYPO)
+
+    verdict_confirm(attempt=attempt, by=teacher)
+
+    phase = card(learner_client.get("/phase/10/").content.decode())
+    progress = learner_client.get("/progress/").content.decode()
+    assert "✓</span> Right </h3>" in phase
+    assert "Provisional" not in phase and "provisional" not in progress
+    assert "Marked " not in phase and "Regraded" not in phase
+
+
+def test_override_shows_the_instructors_verdict_instead(
+    seeds_imported, learner, learner_client, teacher
+):
+    attempt = answer(learner, "q-10-03", text=NEGATED)
+
+    verdict_override(attempt=attempt, correct=True, reason="negates something else", by=teacher)
+
+    phase = card(learner_client.get("/phase/10/").content.decode())
+    assert "Marked right by your instructor on " in phase
+    assert "“negates something else”" in phase
+    assert "Provisional" not in phase
+
+
+def test_reviews_page_shows_the_note(seeds_imported, learner, learner_client):
+    answer(learner, "q-10-03", text=NEGATED)
+
+    html = learner_client.get("/reviews/?answered=q-10-03").content.decode()
+
+    assert NOTE in html
+
+
+def test_one_learners_provisional_verdict_does_not_show_on_anothers_card(
+    seeds_imported, learner, learner_client, client
+):
+    bea = UserFactory(username="bea")
+    answer(bea, "q-10-03", text=TYPO)  # bea first, so anything kept would be hers
+    client.force_login(bea)
+    client.get("/phase/10/")
+
+    answer(learner, "q-10-03", text=TYPO.replace("identty", "identity"))
+    client.force_login(learner)
+    mine = card(client.get("/phase/10/").content.decode())
+
+    assert "✓</span> Right </h3>" in mine
+    assert "Provisional" not in mine
+
+
+# session, user, phase, the index, the page's standings, and one read of the regrade
+# entries of the answers the grader was unsure of, however many there are.
+@pytest.mark.parametrize("count", [1, 5])
+def test_phase_page_with_unsure_answers_runs_fixed_queries(
+    make_phase, learner, learner_client, teacher, django_assert_num_queries, count
+):
+    codes = make_phase(3 * count)  # single, multi, free, …: `count` free questions
+    free = codes[2::3]
+    attempts = [answer(learner, code, text="a zebrawrd") for code in free]
+    verdict_confirm(attempt=attempts[0], by=teacher)
+    learner_client.get("/phase/1/")  # the first page of a login counts the badge
+
+    with django_assert_num_queries(6):
+        response = learner_client.get("/phase/1/")
+
+    html = response.content.decode()
+    assert NOTE not in card(html, free[0])
+    assert [NOTE in card(html, code) for code in free[1:]] == [True] * (count - 1)

@@ -1,0 +1,170 @@
+"""From an override to a better key: the words to add to which mention, the YAML line,
+and a dry run over the stored answers, worked out by hand on q-19-05.
+
+q-19-05 expects three mentions, two needed: [embedding row, embedding, fila de
+embedding], [large gradient, big gradient, huge gradient, …], [dominates, domina].
+ana's "the embedding row takes over the norm" finds only the first. Her words no
+mention matched, without stop words, are "takes over norm". Added to mention 2 or 3,
+each makes her answer right. Over the stored answers:
+- ana (cohort): wrong → right with either change;
+- bea (cohort), "a huge gradient takes over the norm": mention 2 found; the phrase in
+  mention 3 makes it two → right; in mention 2 it stays one → wrong;
+- cid (cohort), "the embedding row and a huge gradient": right either way;
+- dan (cohort), "its embedding row takes over": no "norm", wrong either way;
+- zed (another cohort), bea's text: counted only for a superuser.
+So for the instructor, 4 answers: mention 2 turns 1 right, mention 3 turns 2; for a
+superuser, 5 answers: 1 and 3. Adding words never turns one wrong here.
+"""
+
+import pytest
+
+from progress.models import Attempt
+from teaching.key_proposal import key_proposal
+from teaching.models import Cohort
+from tests.factories import UserFactory, answer
+
+pytestmark = pytest.mark.django_db
+
+TARGET = "the embedding row takes over the norm"
+BEA = "a huge gradient takes over the norm"
+
+
+@pytest.fixture
+def cohort(seeds_imported, instructor):
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    texts = {
+        "ana": TARGET,
+        "bea": BEA,
+        "cid": "the embedding row and a huge gradient",
+        "dan": "its embedding row takes over",
+    }
+    for name, text in texts.items():
+        user = UserFactory(username=name)
+        cohort.learners.add(user)
+        answer(user, "q-19-05", text=text)
+    other = Cohort.objects.create(name="Autumn")
+    zed = UserFactory(username="zed")
+    other.learners.add(zed)
+    answer(zed, "q-19-05", text=BEA)
+    return cohort
+
+
+def target():
+    return Attempt.objects.get(learner__username="ana")
+
+
+def cohort_learners(cohort):
+    return Cohort.learners.through.objects.filter(cohort=cohort).values("user_id")
+
+
+def test_proposal_names_the_words_the_mentions_and_the_yaml(cohort):
+    proposal = key_proposal(attempt=target(), learner_ids=cohort_learners(cohort))
+
+    assert (proposal.right_now, proposal.language, proposal.rejected, proposal.negated) == (
+        False,
+        "en",
+        [],
+        [],
+    )
+    assert [(c.number, c.phrase, c.answer_right) for c in proposal.changes] == [
+        (2, "takes over norm", True),
+        (3, "takes over norm", True),
+    ]
+    assert proposal.changes[1].yaml_line_now == "- [dominates, domina]"
+    assert proposal.changes[1].yaml_line == "- [dominates, domina, takes over norm]"
+
+
+def test_dry_run_counts_the_instructors_cohorts(cohort):
+    proposal = key_proposal(attempt=target(), learner_ids=cohort_learners(cohort))
+
+    assert (proposal.answers, proposal.all_cohorts) == (4, False)
+    assert [(c.to_right, c.to_wrong) for c in proposal.changes] == [(1, 0), (2, 0)]
+
+
+def test_dry_run_counts_every_learner_for_a_superuser(cohort):
+    proposal = key_proposal(attempt=target(), learner_ids=None)
+
+    assert (proposal.answers, proposal.all_cohorts) == (5, True)
+    assert [(c.to_right, c.to_wrong) for c in proposal.changes] == [(1, 0), (3, 0)]
+
+
+def test_dry_run_writes_nothing(cohort):
+    before = list(Attempt.objects.values_list("pk", "correct", "doubts"))
+
+    key_proposal(attempt=target(), learner_ids=None)
+
+    assert list(Attempt.objects.values_list("pk", "correct", "doubts")) == before
+    assert not Attempt.objects.filter(regrades__isnull=False).exists()
+
+
+def test_a_rejected_or_negated_answer_gets_no_words(cohort):
+    ana = cohort.learners.get(username="ana")
+    rejected = answer(ana, "q-10-03", text="The weights are initialized to the identity matrix.")
+    negated = answer(ana, "q-10-03", text="it is not the identity")
+
+    for_rejected = key_proposal(attempt=rejected, learner_ids=None)
+    for_negated = key_proposal(attempt=negated, learner_ids=None)
+
+    assert (for_rejected.rejected, for_rejected.changes) == (["initialized to the identity"], [])
+    assert (for_negated.negated, for_negated.changes) == ([1], [])
+
+
+def test_a_choice_answer_has_no_proposal(cohort):
+    attempt = answer(cohort.learners.get(username="ana"), "q-10-01", keys=["A"])
+
+    assert key_proposal(attempt=attempt, learner_ids=None) is None
+
+
+def page_url(cohort, attempt):
+    return f"/admin/teaching/cohort/{cohort.pk}/results/attempt/{attempt.pk}/key-change/"
+
+
+def test_key_change_page_shows_the_proposal(client, cohort, instructor):
+    client.force_login(instructor)
+
+    html = " ".join(client.get(page_url(cohort, target())).content.decode().split())
+
+    assert "<title>Key change for q-19-05 | " in html
+    assert "Against the current key of q-19-05 (revision 1); the answer is in “English”." in html
+    assert '<code class="yaml-line">- [dominates, domina, takes over norm]</code>' in html
+    assert "<td>3: dominates / domina</td>" in html
+    assert "Dry run over 4 stored answers to this question by the learners of your cohorts" in html
+    assert "<td>2</td> <td>0</td>" in html
+
+
+def test_key_change_page_in_spanish(client, cohort, instructor):
+    client.force_login(instructor)
+    client.post("/language/", {"language": "es", "next": "/"})
+
+    html = " ".join(client.get(page_url(cohort, target())).content.decode().split())
+
+    assert "Cambio de clave para q-19-05" in html
+    assert "la respuesta está en «Inglés»." in html
+    assert "Prueba sobre 4 respuestas guardadas a esta pregunta de los estudiantes" in html
+
+
+def test_key_change_page_of_another_cohort_is_404(client, cohort, instructor):
+    zed = Attempt.objects.get(learner__username="zed")
+    other = Cohort.objects.get(name="Autumn")
+    client.force_login(instructor)
+
+    via_other = client.get(page_url(other, zed))
+    via_own = client.get(page_url(cohort, zed))
+    choice = client.get(
+        page_url(cohort, answer(cohort.learners.get(username="ana"), "q-10-01", keys=["A"]))
+    )
+
+    assert (via_other.status_code, via_own.status_code, choice.status_code) == (404, 404, 404)
+
+
+def test_drill_down_links_a_wrong_free_answer_to_its_key_change(client, cohort, instructor):
+    ana = Attempt.objects.get(learner__username="ana")
+    cid = Attempt.objects.get(learner__username="cid")  # right: nothing to propose
+    client.force_login(instructor)
+
+    ana_page = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.learner_id}/")
+    cid_page = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{cid.learner_id}/")
+
+    assert f'href="{page_url(cohort, ana)}">Key change…</a>' in ana_page.content.decode()
+    assert "Key change…" not in cid_page.content.decode()

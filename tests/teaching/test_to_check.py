@@ -1,0 +1,349 @@
+"""The teacher in the loop: verdicts the grader was unsure of are stored as such, listed
+for the cohort's instructors as "to check", and end being provisional when an
+instructor confirms or overrides them."""
+
+import importlib
+
+import pytest
+from django.apps import apps
+from django.contrib.auth.models import Group
+from django.core.exceptions import ValidationError
+from django.test import Client
+
+from audit.enums import AuditKind
+from audit.models import AuditEvent
+from progress.models import Attempt, LearnerQuestion, Regrade
+from teaching.models import Cohort
+from teaching.services import verdict_confirm, verdict_override
+from teaching.to_check import to_check
+from tests.factories import UserFactory, answer
+
+pytestmark = pytest.mark.django_db
+
+TYPO = "the residual keeps an identty path"  # right only through a typo
+NEGATED = "it is not the identity"  # wrong only because of the negation
+SURE = "keeps the identity path"  # right, no doubt
+
+
+@pytest.fixture
+def cohort(seeds_imported, instructor):
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    return cohort
+
+
+def learner_in(cohort, username):
+    user = UserFactory(username=username)
+    cohort.learners.add(user)
+    return user
+
+
+def to_check_url(cohort):
+    return f"/admin/teaching/cohort/{cohort.pk}/to-check/"
+
+
+def confirm_url(cohort, attempt):
+    return f"/admin/teaching/cohort/{cohort.pk}/to-check/{attempt.pk}/confirm/"
+
+
+def override_url(cohort, attempt):
+    return f"/admin/teaching/cohort/{cohort.pk}/to-check/{attempt.pk}/override/"
+
+
+def listed(cohort):
+    items, total = to_check(cohort=cohort)
+    return [(i.attempt.learner.username, i.attempt.text) for i in items], total
+
+
+def test_answer_stores_the_graders_doubts(cohort):
+    ana = learner_in(cohort, "ana")
+
+    unsure = answer(ana, "q-10-03", text=TYPO)
+    sure = answer(ana, "q-10-03", text=SURE)
+    choice = answer(ana, "q-10-01", keys=["A"])
+
+    assert (unsure.correct, unsure.doubts, unsure.feedback["doubts"]) == (True, "typo", ["typo"])
+    assert Attempt.objects.get(pk=unsure.pk).doubt_codes == ["typo"]
+    assert (sure.doubts, choice.doubts) == ("", "")
+    assert (unsure.provisional(), sure.provisional()) == (True, False)
+
+
+def test_backfill_copies_doubts_from_the_feedback(cohort):
+    ana = learner_in(cohort, "ana")
+    unsure = answer(ana, "q-10-03", text=NEGATED)
+    sure = answer(ana, "q-10-03", text=SURE)
+    Attempt.objects.update(doubts="")
+    migration = importlib.import_module("progress.migrations.0016_attempt_doubts_backfill")
+
+    migration.backfill(apps, None)
+
+    assert dict(Attempt.objects.values_list("pk", "doubts")) == {
+        unsure.pk: "negation",
+        sure.pk: "",
+    }
+
+
+def test_to_check_lists_each_learners_latest_unsure_answer_in_the_cohort(cohort, instructor):
+    ana, bea, cid = (learner_in(cohort, name) for name in ("ana", "bea", "cid"))
+    answer(ana, "q-10-03", text=TYPO)
+    answer(bea, "q-10-03", text=NEGATED)
+    answer(cid, "q-10-03", text=NEGATED)
+    answer(cid, "q-10-03", text=SURE)  # answered again, surely: the old doubt is moot
+    staff = UserFactory(username="tryer", is_staff=True)
+    cohort.learners.add(staff)
+    answer(staff, "q-10-03", text=TYPO)  # staff accounts are left out, as in the results
+    other = Cohort.objects.create(name="Autumn")
+    other.learners.add(UserFactory(username="zed"))
+    answer(other.learners.get(), "q-10-03", text=TYPO)
+
+    assert listed(cohort) == ([("bea", NEGATED), ("ana", TYPO)], 2)
+
+
+def test_verdict_confirm_ends_provisional_keeps_the_verdict_and_audits(cohort, instructor):
+    ana = learner_in(cohort, "ana")
+    attempt = answer(ana, "q-10-03", text=NEGATED)
+
+    entry = verdict_confirm(attempt=attempt, by=instructor)
+
+    assert (entry.kind, entry.old_correct, entry.new_correct, entry.new_score) == (
+        "confirm",
+        False,
+        False,
+        0.0,
+    )
+    assert (entry.revision_id, entry.new_feedback) == (attempt.revision_id, attempt.feedback)
+    fresh = Attempt.objects.get(pk=attempt.pk)
+    assert (fresh.provisional(), fresh.verdict().correct, fresh.verdict().source) == (
+        False,
+        False,
+        "confirm",
+    )
+    standing = LearnerQuestion.objects.get(learner=ana)
+    assert (standing.latest_correct, standing.latest_score) == (False, 0.0)
+    event = AuditEvent.objects.get(kind=AuditKind.VERDICT_CONFIRMED)
+    assert (event.user, event.subject) == (instructor, "ana")
+    assert event.detail == {
+        "attempt": attempt.pk,
+        "question": "q-10-03",
+        "correct": False,
+        "doubts": ["negation"],
+    }
+    assert listed(cohort) == ([], 0)
+
+
+def test_verdict_confirm_refuses_a_sure_or_checked_verdict(cohort, instructor):
+    ana = learner_in(cohort, "ana")
+    sure = answer(ana, "q-10-03", text=SURE)
+    checked = answer(ana, "q-10-01", keys=["A"])
+    unsure = answer(learner_in(cohort, "bea"), "q-10-03", text=TYPO)
+    verdict_confirm(attempt=unsure, by=instructor)
+
+    for attempt in (sure, checked, unsure):
+        with pytest.raises(ValidationError):
+            verdict_confirm(attempt=attempt, by=instructor)
+
+    assert Regrade.objects.count() == 1
+
+
+def test_override_ends_provisional(cohort, instructor):
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=NEGATED)
+
+    verdict_override(
+        attempt=attempt, correct=True, reason="the negation is elsewhere", by=instructor
+    )
+
+    assert Attempt.objects.get(pk=attempt.pk).provisional() is False
+    assert listed(cohort) == ([], 0)
+
+
+# The page.
+
+
+def test_to_check_page_shows_answer_marks_verdict_and_doubt(client, cohort, instructor):
+    answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)
+    client.force_login(instructor)
+
+    html = " ".join(client.get(to_check_url(cohort)).content.decode().split())
+
+    assert "1 verdict to check" in html
+    assert "{#" not in html and "htmx posts Confirm" not in html  # comments stay comments
+    assert "the residual keeps an <mark>identty</mark> path" in html
+    assert "found: identity / identidad / unit gain / ganancia unitaria" in html
+    assert "(found despite a typo: “identty”)" in html
+    assert "<strong>right</strong>" in html
+    assert "<li>right only through a word read as a typo</li>" in html
+    assert "Confirm: right" in html and "Override: wrong…" in html
+    assert 'name="verdict" value="wrong"' in html
+
+
+def test_to_check_page_speaks_spanish(client, cohort, instructor):
+    answer(learner_in(cohort, "ana"), "q-10-03", text=NEGATED)
+    client.force_login(instructor)
+    client.post("/language/", {"language": "es", "next": "/"})
+
+    html = " ".join(client.get(to_check_url(cohort)).content.decode().split())
+
+    assert "1 veredicto por revisar" in html
+    assert "<li>incorrecta solo porque una mención se leyó como negada</li>" in html
+    assert "Confirmar: incorrecta" in html
+
+
+def test_cohort_page_links_to_check_next_to_results(client, cohort, instructor):
+    client.force_login(instructor)
+
+    html = client.get(f"/admin/teaching/cohort/{cohort.pk}/change/").content.decode()
+
+    assert f'<a href="/admin/teaching/cohort/{cohort.pk}/to-check/">To check</a>' in html
+
+
+def test_to_check_of_another_cohort_is_404_and_superuser_sees_it(client, cohort, instructor):
+    other = Cohort.objects.create(name="Autumn")
+    zed = UserFactory(username="zed")
+    other.learners.add(zed)
+    attempt = answer(zed, "q-10-03", text=TYPO)
+    client.force_login(instructor)
+
+    page = client.get(to_check_url(other))
+    confirm = client.post(confirm_url(other, attempt))
+    via_own = client.post(confirm_url(cohort, attempt))
+    override = client.post(override_url(cohort, attempt), {"verdict": "wrong", "reason": "x"})
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+    as_superuser = client.get(to_check_url(other)).content.decode()
+
+    assert (page.status_code, confirm.status_code, via_own.status_code) == (404, 404, 404)
+    assert override.status_code == 404
+    assert Regrade.objects.count() == 0
+    assert "zed" in as_superuser and "1 verdict to check" in as_superuser
+
+
+def test_confirm_with_htmx_answers_the_row(client, cohort, instructor):
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)
+    client.force_login(instructor)
+
+    response = client.post(confirm_url(cohort, attempt), headers={"HX-Request": "true"})
+
+    html = " ".join(response.content.decode().split())
+    assert response.status_code == 200
+    assert "<html" not in html
+    assert html == (
+        f'<tr id="check-{attempt.pk}" class="checked"><td>ana</td><td>q-10-03</td>'
+        '<td colspan="4" role="status">Verdict on ana&#x27;s answer at q-10-03 confirmed: '
+        "right.</td></tr>"
+    )
+    assert list(Regrade.objects.values_list("kind", "by__username")) == [("confirm", "teach")]
+
+
+def test_confirm_twice_with_htmx_says_so(client, cohort, instructor):
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)
+    client.force_login(instructor)
+    client.post(confirm_url(cohort, attempt), headers={"HX-Request": "true"})
+
+    response = client.post(confirm_url(cohort, attempt), headers={"HX-Request": "true"})
+
+    assert response.status_code == 409
+    assert "This verdict is not waiting to be checked." in response.content.decode()
+    assert Regrade.objects.count() == 1
+
+
+def test_confirm_without_htmx_redirects_to_the_list_with_a_message(client, cohort, instructor):
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=NEGATED)
+    client.force_login(instructor)
+
+    response = client.post(confirm_url(cohort, attempt), follow=True)
+
+    html = response.content.decode()
+    assert response.redirect_chain == [(to_check_url(cohort), 302)]
+    assert "Verdict on ana&#x27;s answer at q-10-03 confirmed: wrong." in html
+    assert "Nothing to check." in html
+
+
+def test_confirm_by_get_is_refused(client, cohort, instructor):
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)
+    client.force_login(instructor)
+
+    response = client.get(confirm_url(cohort, attempt))
+
+    assert response.status_code == 405
+    assert Regrade.objects.count() == 0
+
+
+def test_confirm_needs_a_csrf_token(cohort, instructor):
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(instructor)
+
+    response = client.post(confirm_url(cohort, attempt))
+
+    assert response.status_code == 403
+    assert Regrade.objects.count() == 0
+
+
+def test_confirm_by_staff_without_regrade_permission_is_403(client, cohort):
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)
+    helper = UserFactory(username="helper", is_staff=True)
+    cohort.instructors.add(helper)
+    helper.user_permissions.add(
+        *Group.objects.get(name="Instructors").permissions.exclude(codename="run_regrade")
+    )
+    client.force_login(helper)
+
+    response = client.post(confirm_url(cohort, attempt))
+    page = client.get(to_check_url(cohort)).content.decode()
+
+    assert response.status_code == 403
+    assert "Confirm: right" not in page and "ana" in page
+    assert Regrade.objects.count() == 0
+
+
+def test_override_from_the_list_records_it_and_offers_the_key_change(client, cohort, instructor):
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=NEGATED)
+    client.force_login(instructor)
+
+    response = client.post(
+        override_url(cohort, attempt), {"verdict": "right", "reason": "negates another thing"}
+    )
+    page = client.get(response["Location"]).content.decode()
+
+    assert response["Location"] == to_check_url(cohort)
+    assert list(Regrade.objects.values_list("kind", "new_correct", "reason")) == [
+        ("override", True, "negates another thing")
+    ]
+    assert " marked right." in page
+    key_change = f"/admin/teaching/cohort/{cohort.pk}/results/attempt/{attempt.pk}/key-change/"
+    assert f'The key missed this answer. <a href="{key_change}">' in page
+    assert "Nothing to check." in page
+
+
+def test_override_from_the_list_without_reason_records_nothing(client, cohort, instructor):
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=NEGATED)
+    client.force_login(instructor)
+
+    response = client.post(override_url(cohort, attempt), {"verdict": "right"}, follow=True)
+
+    assert "This field is required." in response.content.decode()
+    assert Regrade.objects.count() == 0
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_to_check_runs_fixed_queries(client, cohort, instructor, django_assert_num_queries, count):
+    for n in range(count):
+        attempt = answer(learner_in(cohort, f"l{n}"), "q-10-03", text=TYPO if n % 2 else NEGATED)
+        if n == 0:  # one with a regrade entry on it, which is read with the rest
+            Regrade.objects.create(
+                attempt=attempt,
+                revision=attempt.revision,
+                old_correct=False,
+                old_score=0,
+                new_correct=False,
+                new_score=0,
+                new_partial=0,
+            )
+    client.force_login(instructor)
+    client.get(to_check_url(cohort))  # the session's first request writes it
+
+    # session, user, cohort (with its learner count), permission checks, the count,
+    # the attempts, their regrade entries.
+    with django_assert_num_queries(8):
+        response = client.get(to_check_url(cohort))
+
+    assert response.content.decode().count('<tr id="check-') == count
