@@ -1,0 +1,53 @@
+"""What a new user met (issue 22), each in the language and width where it was seen."""
+
+import pytest
+
+from .helpers import create_account
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def learner_page(browser, site, username, language, *, viewport=DESKTOP, **context):
+    """A fresh browser context, an account made through an invite, in `language`."""
+    context = browser.new_context(viewport=viewport, locale="en-US", **context)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    create_account(page, site, username)
+    if language == "es":
+        page.get_by_role("button", name="Español").click()
+        page.get_by_role("heading", name="Fases").wait_for()
+    return page, errors
+
+
+def answer_first_single(page, site, option=0):
+    page.goto(site + "/phase/10/")
+    card = page.locator("#q-10-01")
+    card.locator("input[name=choice]").nth(option).check()
+    card.locator("button[type=submit]").click()
+    card.locator(".feedback").wait_for()
+    return card
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_dates_show_in_the_browsers_time_zone(browser, site, language):
+    page, _errors = learner_page(
+        browser, site, f"tokyo-{language}", language, timezone_id="Asia/Tokyo"
+    )
+    answer_first_single(page, site)
+
+    page.goto(site + "/phase/10/")
+    on_card = page.locator("#q-10-01 time")
+    on_card_text, on_card_datetime = on_card.inner_text(), on_card.get_attribute("datetime")
+    page.goto(site + "/progress/")
+    in_history = page.locator("table time").first.inner_text()
+    page.context.close()
+
+    assert on_card_text.endswith(" JST")
+    assert on_card_datetime.endswith("+0900")
+    assert in_history.endswith(" JST")
