@@ -1,5 +1,7 @@
 """What a new user met (issue 22), each in the language and width where it was seen."""
 
+import re
+
 import pytest
 
 from .helpers import create_account
@@ -51,3 +53,22 @@ def test_dates_show_in_the_browsers_time_zone(browser, site, language):
     assert on_card_text.endswith(" JST")
     assert on_card_datetime.endswith("+0900")
     assert in_history.endswith(" JST")
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_activity_chart_draws_its_bars_and_reads_on_a_phone(browser, site, language):
+    page, errors = learner_page(browser, site, f"chart-{language}", language, viewport=PHONE)
+    answer_first_single(page, site)
+
+    page.goto(site + "/progress/")
+    chart = page.get_by_role("img", name=re.compile("Answers per day|Respuestas por día"))
+    bar = chart.locator("rect").first.bounding_box()
+    smallest_text = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('.activity-chart text')]"
+        ".map(t => t.getBoundingClientRect().height))"
+    )
+    page.context.close()
+
+    assert bar["width"] > 3 and bar["height"] > 3
+    assert smallest_text >= 11  # px on the screen: the glyphs' box, ~10 px letters
+    assert errors == []
