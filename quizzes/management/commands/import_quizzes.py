@@ -35,9 +35,10 @@ def impact_count(plan: ImportPlan) -> dict[str, tuple[int, int]]:
 
 class Command(BaseCommand):
     help = (
-        "Import quiz YAML files (default: data/quizzes). Every problem in the set is "
-        "listed and nothing is written unless the whole set is valid. Files unchanged "
-        "since the last import are not read again."
+        "Import quiz YAML files (default: the whole data/quizzes folder). Every problem "
+        "in the set is listed and nothing is written unless the whole set is valid. Files "
+        "unchanged since the last import are not read again. Paths import those files "
+        "only; phases with no file among them are left as they are unless --prune."
     )
 
     def add_arguments(self, parser):
@@ -45,11 +46,20 @@ class Command(BaseCommand):
         parser.add_argument(
             "--dry-run", action="store_true", help="Print the plan and write nothing."
         )
+        parser.add_argument(
+            "--prune",
+            action="store_true",
+            help="The paths are the whole bank: retire the phases that have no file in them "
+            "(the default without paths).",
+        )
 
     def handle(self, *args, **options):
-        paths = options["paths"] or [Path(settings.QUIZ_DATA_DIR)]
+        data_dir = Path(settings.QUIZ_DATA_DIR)
+        paths = options["paths"] or [data_dir]
         dry_run = options["dry_run"]
         verbosity = options["verbosity"]
+        # The whole bank is the data folder itself; any other path is a part of it.
+        prune = options["prune"] or [p.resolve() for p in paths] == [data_dir.resolve()]
 
         def on_file(index, total, path):
             if verbosity >= 1 and total > PROGRESS_FROM_FILES:
@@ -61,7 +71,7 @@ class Command(BaseCommand):
         collecting = gc.isenabled()
         gc.disable()
         try:
-            plan = quiz_import(quiz_set=quiz_set, dry_run=dry_run)
+            plan = quiz_import(quiz_set=quiz_set, dry_run=dry_run, prune=prune)
         except ImportRefused as refused:
             for problem in refused.problems:
                 self.stderr.write(self.style.ERROR(str(problem)))
@@ -94,6 +104,13 @@ class Command(BaseCommand):
                 impact={code: list(counts) for code, counts in impact.items()},
                 regrade=plan.key_changed,
             )
+        if plan.retired_phases and verbosity >= 1:
+            verb = "Would retire" if dry_run else "Retired"
+            self.stdout.write(
+                self.style.WARNING(f"{verb} (hidden from learners), no file for them here:")
+            )
+            for phase in plan.retired_phases:
+                self.stdout.write(f"  phase {phase.number} ({phase.source_file})")
         if verbosity >= 1:
             self.stdout.write(self.style.SUCCESS(plan.summary()))
 
