@@ -72,3 +72,56 @@ def test_activity_chart_draws_its_bars_and_reads_on_a_phone(browser, site, langu
     assert bar["width"] > 3 and bar["height"] > 3
     assert smallest_text >= 11  # px on the screen: the glyphs' box, ~10 px letters
     assert errors == []
+
+
+def key_moved_and_regraded(folder) -> None:
+    """q-10-01's right option moves from B to A in the file; import, then regrade."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    path = folder / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text().replace(
+        "equivalente a fp32\n        correct: true\n", "equivalente a fp32\n", 1
+    )
+    text = text.replace(
+        "dando valores de gradiente más precisos\n",
+        "dando valores de gradiente más precisos\n        correct: true\n",
+        1,
+    )
+    path.write_text(text, "utf-8")
+    call_command("import_quizzes", str(folder), stdout=StringIO())
+    call_command("regrade", "q-10-01", stdout=StringIO())
+
+
+REVIEWS = {
+    "en": ("Reviews", "1 due", "Done for today"),
+    "es": ("Repasos", "1 pendiente", "Terminado por hoy"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_badge_after_a_regrade_leads_to_the_review_it_counts(browser, site, seed_dir, language):
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    reviews, one_due, done = REVIEWS[language]
+    page, _errors = learner_page(browser, site, f"regrade-{language}", language)
+    answer_first_single(page, site, option=0)  # wrong: a card, due tomorrow
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        page.goto(site + "/reviews/")
+        card = page.locator("#q-10-01")
+        card.locator("input[name=choice]").nth(1).check()  # the day's review, right
+        card.locator("button[type=submit]").click()
+        card.locator(".feedback.is-right").wait_for()
+        key_moved_and_regraded(seed_dir)  # that answer is wrong now
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=10)):
+        page.goto(site + "/")
+        page.get_by_role("link", name=re.compile(f"{reviews}.*{one_due}")).click()
+        page.locator("#q-10-01 input[name=choice]").first.wait_for()
+        said_done = page.get_by_role("heading", name=done).count()
+    page.context.close()
+
+    assert said_done == 0
