@@ -1,5 +1,6 @@
-"""Numbers the browser reads (SVG geometry, CSS, data attributes, form values) are never
-localized: a Spanish "543,0" in an SVG attribute makes Chromium drop the shape."""
+"""Every page as rendered, in both languages: numbers the browser reads (SVG geometry,
+CSS, data attributes, form values) are never localized (a Spanish "543,0" in an SVG
+attribute makes Chromium drop the shape), and no template comment leaks into the page."""
 
 import re
 from html.parser import HTMLParser
@@ -40,7 +41,10 @@ def localized_numbers(html: str) -> list[str]:
     return parser.bad
 
 
-def test_no_page_in_spanish_localizes_a_number_the_browser_reads(client, seeds_imported, learner):
+@pytest.fixture
+def rendered(client, seeds_imported, learner) -> dict[tuple[str, str], str]:
+    """Every learner and instructor page, in both languages, with answers to show:
+    {(language, url): html}."""
     cohort = Cohort.objects.create(name="Spring")
     cohort.learners.add(learner)
     teacher = UserFactory(username="teach", is_staff=True)
@@ -50,25 +54,44 @@ def test_no_page_in_spanish_localizes_a_number_the_browser_reads(client, seeds_i
         answer(learner, "q-10-01", keys=keys)
     answer(learner, "q-10-02", keys=["A"])
     answer(learner, "q-10-03", text="identity")
+    answer(learner, "q-19-02", text="3 sigma")
     free = Question.objects.get(code="q-10-03")
     base = f"/admin/teaching/cohort/{cohort.pk}/results/"
     pages = {
         learner: ["/", "/phase/10/", "/phase/19/", "/progress/", "/reviews/", "/password/"],
-        teacher: [base, f"{base}learner/{learner.pk}/", f"{base}answers/{free.pk}/"],
+        teacher: [
+            base,
+            f"{base}?mode=first",
+            f"{base}learner/{learner.pk}/",
+            f"{base}answers/{free.pk}/",
+            "/admin/",
+        ],
     }
+    found = {}
+    for language in ("en", "es"):
+        for user, urls in pages.items():
+            client.force_login(user)
+            client.post("/language/", {"language": language, "next": "/"})
+            for url in urls:
+                response = client.get(url)
+                assert response.status_code == 200, url
+                found[(language, url)] = response.content.decode()
+    return found
 
-    found, chart = {}, ""
-    for user, urls in pages.items():
-        client.force_login(user)
-        client.post("/language/", {"language": "es", "next": "/"})
-        for url in urls:
-            html = client.get(url).content.decode()
-            found[url] = localized_numbers(html)
-            chart = html if url == "/progress/" else chart
 
+def test_no_page_in_spanish_localizes_a_number_the_browser_reads(rendered):
+    found = {key: localized_numbers(html) for key, html in rendered.items()}
+
+    chart = rendered[("es", "/progress/")]
     assert found == dict.fromkeys(found, [])
     assert 'lang="es"' in chart
     assert re.search(r'<rect class="bar-total" x="\d+(\.\d)?" ', chart)
+
+
+def test_no_page_shows_a_template_comment(rendered):
+    shown = {key for key, html in rendered.items() if "{#" in html or "#}" in html}
+
+    assert shown == set()
 
 
 def test_the_check_catches_a_localized_svg_number():
