@@ -313,3 +313,33 @@ def test_csv_export_has_titles_and_an_optional_bom(client, instructor, cohort):
     ]
     assert not plain.startswith(b"\xef\xbb\xbf")
     assert excel == b"\xef\xbb\xbf" + plain
+
+
+@pytest.mark.parametrize(
+    ("query", "counted", "picks_of_a"),
+    [("", "in latest answers", "A: 0%"), ("?mode=first", "in first answers", "A: 33%")],
+)
+def test_options_picked_say_which_answers_they_count(
+    client, instructor, cohort, query, counted, picks_of_a
+):
+    client.force_login(instructor)
+
+    html = results(client, cohort, f"{query}{'&' if query else '?'}phase=10")
+
+    header = html[html.index("Options picked (r) / mentions missed") :]
+    assert header.startswith(
+        f'Options picked (r) / mentions missed <span class="counted">{counted}</span></th>'
+    )
+    row = html[html.index(">q-10-01</a>") : html.index(">q-10-02</a>")]
+    assert f"<li>{picks_of_a} (" in row
+    assert "Facility, upper–lower, r and KR-20 use each learner's first try;" in html
+    assert "Figures use each learner's first try" not in html
+
+
+def test_options_picked_say_which_answers_they_count_in_spanish(client, instructor, cohort):
+    client.force_login(instructor)
+    client.post("/language/", {"language": "es", "next": "/"})
+
+    html = results(client, cohort)
+
+    assert '<span class="counted">en las últimas respuestas</span>' in html
