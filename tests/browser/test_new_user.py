@@ -125,3 +125,59 @@ def test_the_badge_after_a_regrade_leads_to_the_review_it_counts(browser, site, 
     page.context.close()
 
     assert said_done == 0
+
+
+NEXT_REVIEW = {"en": "Next review tomorrow.", "es": "Próximo repaso mañana."}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_phase_page_says_when_a_question_comes_back_after_a_reload(browser, site, language):
+    page, _errors = learner_page(browser, site, f"back-{language}", language)
+    answer_first_single(page, site, option=0)  # wrong: a card, due tomorrow
+    in_reply = page.locator("#q-10-01").get_by_text(NEXT_REVIEW[language]).is_visible()
+
+    page.reload()
+    after_reload = page.locator("#q-10-01").get_by_text(NEXT_REVIEW[language]).is_visible()
+    page.context.close()
+
+    assert (in_reply, after_reload) == (True, True)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_without_javascript_the_answer_says_when_it_comes_back(browser, site, language):
+    page, _errors = learner_page(
+        browser, site, f"nojs-{language}", language, java_script_enabled=False
+    )
+    answer_first_single(page, site, option=0)
+
+    shown = page.locator("#q-10-01").get_by_text(NEXT_REVIEW[language]).is_visible()
+    page.context.close()
+
+    assert shown
+
+
+DRAFT_NOTE = {
+    "en": "Your unsent answer was kept.",
+    "es": "Tu respuesta sin enviar se ha guardado.",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_draft_on_an_answered_question_is_there_after_a_reload(browser, site, language):
+    page, _errors = learner_page(browser, site, f"draft-{language}", language)
+    page.goto(site + "/phase/10/")
+    card = page.locator("#q-10-03")
+    card.locator("textarea").fill("skip connection")
+    card.locator("button[type=submit]").click()
+    card.locator(".feedback").wait_for()
+    card.get_by_role("link", name=re.compile("Answer again|Responder de nuevo")).click()
+    with page.expect_response(re.compile(r"/draft/$")):
+        card.locator("textarea").fill("identity path, second go")
+
+    page.reload()
+    box = page.locator("#q-10-03 textarea")
+    kept = box.input_value()
+    noted = page.locator("#q-10-03").get_by_text(DRAFT_NOTE[language]).is_visible()
+    page.context.close()
+
+    assert (kept, noted) == ("identity path, second go", True)
