@@ -181,3 +181,35 @@ def test_a_draft_on_an_answered_question_is_there_after_a_reload(browser, site, 
     page.context.close()
 
     assert (kept, noted) == ("identity path, second go", True)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_phone_header_with_the_badge_is_short_and_tables_show_they_scroll(
+    browser, site, language, axe_check
+):
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    reviews, one_due, _done = REVIEWS[language]
+    page, _errors = learner_page(
+        browser, site, f"a-long-username-{language}", language, viewport=PHONE
+    )
+    answer_first_single(page, site, option=0)
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        page.goto(site + "/progress/")
+        badge = page.get_by_role("link", name=re.compile(f"{reviews}.*{one_due}"))
+        badge_width = badge.locator(".badge").bounding_box()["width"]
+        header = page.locator("header.site-header").bounding_box()
+        wraps = page.evaluate(
+            "[...document.querySelectorAll('.table-wrap')].map(w => ["
+            "w.scrollWidth > w.clientWidth, getComputedStyle(w).backgroundImage])"
+        )
+        axe_check(page, f"/progress/ {language} at 360 px with a review due")
+    page.context.close()
+
+    assert badge_width < 30  # the number alone on a phone; the words for screen readers
+    assert header["height"] <= 120  # three rows: brand, pages, tools
+    assert wraps[0][0] is True  # the phase table scrolls sideways on a phone
+    assert all(image.count("radial-gradient") == 2 for _, image in wraps)  # its edge shadow
