@@ -213,3 +213,22 @@ def test_a_phone_header_with_the_badge_is_short_and_tables_show_they_scroll(
     assert header["height"] <= 120  # three rows: brand, pages, tools
     assert wraps[0][0] is True  # the phase table scrolls sideways on a phone
     assert all(image.count("radial-gradient") == 2 for _, image in wraps)  # its edge shadow
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_home_phase_titles_are_whole_at_1280_px(browser, site, language):
+    page, _errors = learner_page(browser, site, f"wide-{language}", language)
+
+    page.goto(site + "/")
+    cut = page.evaluate(
+        "[...document.querySelectorAll('.phase-row a')]"
+        ".filter(a => a.scrollWidth > a.clientWidth).map(a => a.textContent)"
+    )
+    rows = page.locator(".phase-row").evaluate_all(
+        "rows => rows.map(r => Math.round(r.getBoundingClientRect().right))"
+    )
+    grid_right = page.locator(".phase-grid").evaluate("g => g.getBoundingClientRect().right")
+    page.context.close()
+
+    assert cut == []
+    assert max(rows) >= grid_right - 1  # the phases share the row: none of it left empty
