@@ -238,3 +238,20 @@ def test_attempt_verdict_is_the_newest_entry(edited):
     verdict = attempt.verdict()
 
     assert (attempt.correct, verdict.correct, verdict.source) == (True, False, "regrade")
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_key_changes_page_drops_a_question_once_regraded(client, edited, language):
+    instructor = UserFactory(username="teach", is_staff=True)
+    instructor.groups.add(Group.objects.get(name="Instructors"))
+    client.force_login(instructor)
+    client.post("/language/", {"language": language, "next": "/"})
+    listed_before = (
+        ">q-10-01</a>" in client.get("/admin/quizzes/question/key-changes/").content.decode()
+    )
+
+    call_command("regrade", "q-10-01", stdout=StringIO())
+
+    html = client.get("/admin/quizzes/question/key-changes/").content.decode()
+    assert listed_before is True
+    assert ">q-10-01</a>" not in html
