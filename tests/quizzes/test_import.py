@@ -87,8 +87,8 @@ def test_import_edit_one_question_adds_exactly_one_revision(seed_dir):
 
     question = Question.objects.get(code="q-19-03")
     assert output.splitlines() == [
-        "Changed (attempts on the current revision):",
-        "  q-19-03: 0 attempt(s)",
+        "Changed:",
+        "  q-19-03: 0 attempt(s) on the revision it had until now",
         "    text only: option C",
         "added: 0, changed: 1, retired: 0, unchanged: 9",
     ]
@@ -193,8 +193,7 @@ def test_import_dry_run_prints_plan_and_writes_nothing(seed_dir):
     call_command("import_quizzes", str(seed_dir), "--prune", "--dry-run", "-v", "2", stdout=output)
 
     assert (
-        "Changed (attempts on the current revision):\n  q-19-01: 0 attempt(s)\n"
-        in output.getvalue()
+        "Changed:\n  q-19-01: 0 attempt(s) on the revision it had until now\n" in output.getvalue()
     )
     assert (
         output.getvalue()

@@ -47,8 +47,8 @@ def edited(seeds_imported):
 
 def test_import_dry_run_lists_attempts_on_changed_questions(edited):
     assert (
-        "Changed (attempts on the current revision):\n  q-10-01: 2 attempt(s)\n"
-        in (edited["dry_run"])
+        "Changed:\n  q-10-01: 2 attempt(s) by 2 learner(s) before this edit, "
+        "2 of them on the revision it had until now\n" in (edited["dry_run"])
     )
 
 
@@ -192,7 +192,8 @@ def test_import_says_who_an_edit_touches(seeds_imported):
 
     out = move_key_from_b_to_a(seeds_imported)
 
-    assert "older revisions: 2 learner(s), 2 attempt(s)" in out
+    assert "q-10-01: 2 attempt(s) by 2 learner(s) before this edit, 2 of them" in out
+    assert "older revisions" not in out and "current" not in out
     assert "manage.py regrade q-10-01" in out
 
 

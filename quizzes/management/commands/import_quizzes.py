@@ -115,21 +115,26 @@ class Command(BaseCommand):
             self.stdout.write(self.style.SUCCESS(plan.summary()))
 
     def changed_write(self, plan: ImportPlan, impact: dict[str, tuple[int, int]]) -> None:
-        """Per changed question: attempts on the revision it had, what changed, and who
-        answered an older revision; then the regrade to run when a key changed."""
+        """Per changed question: who answered it before this edit, counted once (the
+        attempts on the revision it had until this import are among them), and what
+        changed; then the regrade to run when a key changed."""
         count = import_string(settings.QUIZ_ATTEMPT_COUNTER)
         attempts = count([plan.current_revision_ids[d.code] for d in plan.changed])
-        self.stdout.write(self.style.MIGRATE_HEADING("Changed (attempts on the current revision):"))
+        self.stdout.write(self.style.MIGRATE_HEADING("Changed:"))
         for doc in plan.changed:
-            revision_id = plan.current_revision_ids[doc.code]
-            self.stdout.write(f"  {doc.code}: {attempts.get(revision_id, 0)} attempt(s)")
-            for line in plan.changes[doc.code]:
-                self.stdout.write(f"    {line}")
+            on_last = attempts.get(plan.current_revision_ids[doc.code], 0)
             if doc.code in impact:
                 learners, answered = impact[doc.code]
                 self.stdout.write(
-                    f"    older revisions: {learners} learner(s), {answered} attempt(s)"
+                    f"  {doc.code}: {answered} attempt(s) by {learners} learner(s) before "
+                    f"this edit, {on_last} of them on the revision it had until now"
                 )
+            else:
+                self.stdout.write(
+                    f"  {doc.code}: {on_last} attempt(s) on the revision it had until now"
+                )
+            for line in plan.changes[doc.code]:
+                self.stdout.write(f"    {line}")
         if plan.key_changed:
             when = "after importing, " if plan.dry_run else ""
             self.stdout.write(
