@@ -343,3 +343,31 @@ def test_options_picked_say_which_answers_they_count_in_spanish(client, instruct
     html = results(client, cohort)
 
     assert '<span class="counted">en las últimas respuestas</span>' in html
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_drill_down_times_are_labelled_with_the_zone_in_one_format(
+    client, instructor, cohort, language
+):
+    import re
+
+    from progress.models import Attempt
+    from teaching.services import verdict_override
+
+    cy = cohort.learners.get(username="cy")
+    verdict_override(
+        attempt=Attempt.objects.filter(learner=cy).first(),
+        correct=True,
+        reason="same idea",
+        by=instructor,
+    )
+    client.force_login(instructor)
+    client.post("/language/", {"language": language, "next": "/"})
+    client.cookies["tz"] = "Asia/Tokyo"
+
+    html = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{cy.pk}/").content
+    times = re.findall(r'<time datetime="[^"]+\+0900">([^<]+)</time>', html.decode())
+
+    assert len(times) == 3  # two attempts and the override
+    assert all(shown.endswith(" JST") for shown in times)
+    assert len({len(shown.split()) for shown in times}) == 1  # one format
