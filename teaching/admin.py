@@ -237,10 +237,11 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
         cohort = self._cohort(request, pk)
         writer = csv.writer(Echo())
         rows = (writer.writerow(row) for row in export_rows(cohort=cohort))
+        name = slugify(cohort.name) or f"cohort-{cohort.pk}"
         if request.GET.get("bom") == "1":
             rows = itertools.chain([BOM], rows)
+            name += "-excel"  # the two downloads side by side are told apart
         response = StreamingHttpResponse(rows, content_type="text/csv; charset=utf-8")
-        name = slugify(cohort.name) or f"cohort-{cohort.pk}"
         response["Content-Disposition"] = f'attachment; filename="{name}-attempts.csv"'
         return response
 

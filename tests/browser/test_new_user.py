@@ -232,3 +232,20 @@ def test_home_phase_titles_are_whole_at_1280_px(browser, site, language):
 
     assert cut == []
     assert max(rows) >= grid_right - 1  # the phases share the row: none of it left empty
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_draft_save_logs_no_htmx_warning(browser, site, language):
+    page, errors = learner_page(browser, site, f"quiet-{language}", language)
+    warnings = []
+    page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    page.goto(site + "/phase/10/")
+
+    with page.expect_response(re.compile(r"/draft/$")) as saved:
+        page.locator("#q-10-03 textarea").fill("identity path")
+    status = saved.value.status
+    page.context.close()
+
+    assert status == 204
+    assert [w for w in warnings if "hx-" in w] == []
+    assert errors == []

@@ -371,3 +371,22 @@ def test_drill_down_times_are_labelled_with_the_zone_in_one_format(
     assert len(times) == 3  # two attempts and the override
     assert all(shown.endswith(" JST") for shown in times)
     assert len({len(shown.split()) for shown in times}) == 1  # one format
+
+
+def test_the_two_csv_downloads_have_names_of_their_own(client, instructor, cohort):
+    client.force_login(instructor)
+    base = f"/admin/teaching/cohort/{cohort.pk}/results/export.csv"
+
+    plain = client.get(base)["Content-Disposition"]
+    excel = client.get(f"{base}?bom=1")["Content-Disposition"]
+
+    assert plain == 'attachment; filename="spring-attempts.csv"'
+    assert excel == 'attachment; filename="spring-excel-attempts.csv"'
+
+
+def test_admin_pages_name_the_portals_icon(client, instructor, cohort):
+    client.force_login(instructor)
+
+    for url in ("/admin/", f"/admin/teaching/cohort/{cohort.pk}/results/"):
+        html = client.get(url).content.decode()
+        assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in html, url
