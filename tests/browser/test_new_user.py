@@ -55,6 +55,36 @@ def test_dates_show_in_the_browsers_time_zone(browser, site, language):
     assert in_history.endswith(" JST")
 
 
+NOT_DUE = {
+    "en": ("Nothing is due today.", "The next review is due on March 3, 2027."),
+    "es": ("Hoy no hay nada pendiente.", "El próximo repaso es el 3 de marzo de 2027."),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_due_today_ends_at_the_learners_midnight(browser, site, language):
+    """Wrong at 20:00 UTC on 1 March (05:00 on the 2nd in Tokyo): due a day later, 20:00
+    UTC on the 2nd, which in Tokyo is the 3rd. At 14:00 UTC on the 2nd (23:00 in Tokyo)
+    it is due today in UTC, not in Tokyo."""
+    from datetime import UTC, datetime
+
+    import time_machine
+
+    nothing, next_day = NOT_DUE[language]
+    with time_machine.travel(datetime(2027, 3, 1, 20, 0, tzinfo=UTC)):
+        page, _errors = learner_page(
+            browser, site, f"midnight-{language}", language, timezone_id="Asia/Tokyo"
+        )
+        answer_first_single(page, site, option=0)
+    with time_machine.travel(datetime(2027, 3, 2, 14, 0, tzinfo=UTC)):
+        page.goto(site + "/reviews/")
+        shown = page.locator("main").inner_text()
+    page.context.close()
+
+    assert nothing in shown
+    assert next_day in shown
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_activity_chart_draws_its_bars_and_reads_on_a_phone(browser, site, language):
     page, errors = learner_page(browser, site, f"chart-{language}", language, viewport=PHONE)
