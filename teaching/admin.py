@@ -19,14 +19,13 @@ from django.http import (
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.text import slugify
-from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 
 from audit.models import AuditEvent
 from portal.admin import ReadOnlyAdminMixin
+from portal.templatetags.when import moment_text
 from progress.models import Attempt, Regrade
 from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question
@@ -226,7 +225,7 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
             _("Attempt at %(question)s of %(when)s marked %(verdict)s.")
             % {
                 "question": attempt.question.code,
-                "when": date_format(localtime(attempt.created_at), "DATETIME_FORMAT"),
+                "when": moment_text(attempt.created_at),
                 "verdict": _("right") if form.cleaned_data["verdict"] == "right" else _("wrong"),
             },
             messages.SUCCESS,
