@@ -7,9 +7,9 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 # Links printed by `prepare`, `setup_link` and `invite` name the address actually
 # served, unless PORTAL_BASE_URL is set (a deployment behind a proxy sets it).
-run serve: export PORTAL_BASE_URL ?= http://$(if $(filter 0.0.0.0,$(HOST)),127.0.0.1,$(HOST)):$(PORT)
+run debug serve: export PORTAL_BASE_URL ?= http://$(if $(filter 0.0.0.0,$(HOST)),127.0.0.1,$(HOST)):$(PORT)
 
-.PHONY: run test lint check-deploy serve soak bench bench-pg messages migrate import clean
+.PHONY: run debug test lint check-deploy serve soak bench bench-pg messages migrate import clean
 
 $(VENV)/.installed: requirements.txt
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -30,8 +30,16 @@ import: migrate
 	$(MANAGE) import_quizzes
 
 # `prepare` migrates, imports and prints the setup link in one process (and runs the
-# system checks), so runserver can skip them: start-up stays quick.
+# system checks), so runserver can skip them: start-up stays quick. DEBUG is off, so an
+# error or a 404 shows the portal's own page, and whitenoise serves the static files:
+# safe for a class on a laptop. `make debug` is the same with Django's debug pages and
+# static files read afresh on each request.
 run: messages
+	$(MANAGE) prepare
+	$(MANAGE) runserver --skip-checks $(HOST):$(PORT)
+
+debug: export DJANGO_DEBUG = true
+debug: messages
 	$(MANAGE) prepare
 	$(MANAGE) runserver --skip-checks $(HOST):$(PORT)
 

@@ -110,10 +110,18 @@ def username_skeleton(username: str) -> str:
     return "".join(latin.get(char, char) for char in username).casefold()
 
 
+PASSWORD_FIELD = "password1"  # noqa: S105 - a field's name
+
+
 class AccountCreateForm(NoColonMixin, UserCreationForm):
     """Username and password chosen on a setup or invite link, plus the language."""
 
     language = forms.ChoiceField(label=_("Language"), choices=Language.choices, initial=Language.EN)
+
+    def validate_password_for_user(self, user, **kwargs):
+        # Django puts "too short", "too common"… under the confirmation field; they are
+        # about the password itself. A mismatch stays under the confirmation.
+        super().validate_password_for_user(user, password_field_name=PASSWORD_FIELD)
 
     def clean_username(self):
         username = super().clean_username()

@@ -5,6 +5,7 @@ never an unlabelled UTC time. The zone's "today" is also the day reviews fall du
 """
 
 from functools import lru_cache
+from urllib.parse import unquote
 from zoneinfo import ZoneInfo, available_timezones
 
 from django.core.exceptions import ValidationError
@@ -30,7 +31,8 @@ def time_zone_for(request) -> ZoneInfo | None:
     session = getattr(request, "session", None)
     for name in (
         session.get(SESSION_TIME_ZONE) if session is not None else None,
-        request.COOKIES.get(COOKIE, "")[:64],
+        # Browsers that ran an older tz.js stored the zone percent-encoded (Asia%2FTokyo).
+        unquote(request.COOKIES.get(COOKIE, "")[:96])[:64],
     ):
         if name and name in _names():
             return ZoneInfo(name)

@@ -4,9 +4,9 @@ A phase may hold hundreds of questions, so the page renders `paging.page_size()`
 and, for the rest, only a light index (code and verdict per question). A fixed number
 of queries whatever the counts: the index (which also says which questions have a
 standing or drafts); the standings of the page's questions when it has any (and the
-older revisions their latest attempts answered, when any did); their drafts when it
-has any; regrades only when a standing differs from its attempt's own grade. The
-page's questions and revisions come from a per-process cache keyed by the phase
+older revisions their latest attempts answered, when any did) and their review cards;
+their drafts when it has any; regrades only when a standing differs from its attempt's
+own grade. The page's questions and revisions come from a per-process cache keyed by the phase
 file's hash (one query when it misses, or for a phase not read from a file).
 """
 
@@ -20,7 +20,7 @@ from django.db import connection
 from portal.sql import one, statement
 from quizzes.models import Phase, Question, QuestionRevision
 
-from .models import Draft, LearnerQuestion
+from .models import Draft, LearnerQuestion, ReviewCard
 from .paging import page_href, page_of, question_href
 from .selectors import QuestionState, _drafts_attach, _standings, _standings_attach
 
@@ -242,6 +242,10 @@ def phase_page(*, learner, phase: Phase, page: int = 1, holding: str | None = No
     answered = [q for q in ordered if rows[q.code].correct is not None]
     if answered:
         _standings_attach(states=states, standings=_standings(learner=learner, questions=answered))
+        # The review cards, so that an answered card says when it comes back after a
+        # reload too, not only in the answer's htmx reply.
+        for card in ReviewCard.objects.filter(learner=learner, question__in=answered):
+            states[card.question_id].card = card
     drafted = {q.pk: states[q.pk] for q in ordered if rows[q.code].draft or rows[q.code].kept}
     if drafted:
         _drafts_attach(learner=learner, states=drafted)

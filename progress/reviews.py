@@ -114,7 +114,12 @@ def review_card_ensure(*, learner_id: int, question_id: int, now: datetime) -> R
     )
     if created:
         return card
-    if card.learned_at is not None or card.due > now:
+    # Rated today on an answer now judged wrong: that review no longer counts, so the
+    # card is due again today (the reviews page, the badge and My progress agree).
+    rated_today = card.last_review_at is not None and card.last_review_at >= day_start(now)
+    if card.learned_at is not None or card.due > now or rated_today:
         card.learned_at, card.streak, card.due = None, 0, min(card.due, now)
-        card.save(update_fields=["learned_at", "streak", "due", "updated_at"])
+        if rated_today:
+            card.last_review_at = None
+        card.save(update_fields=["learned_at", "streak", "due", "last_review_at", "updated_at"])
     return card

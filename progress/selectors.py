@@ -68,6 +68,18 @@ class MentionFeedback:
         return " / ".join(self.alternatives)
 
 
+def _runs(text: str, spans) -> list[tuple[int, int]]:
+    """The grader's spans (one per word, possibly overlapping) joined into the runs of
+    text they cover: "2 Sigma", not "2" and "Sigma"; words apart stay apart."""
+    runs: list[list[int]] = []
+    for start, end in sorted((int(a), int(b)) for a, b in spans):
+        if runs and not text[runs[-1][1] : start].strip():
+            runs[-1][1] = max(runs[-1][1], end)
+        else:
+            runs.append([start, end])
+    return [(start, end) for start, end in runs]
+
+
 @dataclass
 class QuestionState:
     question: Question
@@ -219,7 +231,14 @@ class QuestionState:
 
     @property
     def rejected(self) -> list[str]:
-        return [item["alternative"] for item in self.grading.get("rejected", [])]
+        """What made the answer wrong, in the learner's own words (the grader's spans
+        into their text), else the key's phrasing of it."""
+        text = self.latest.text
+        quoted = []
+        for item in self.grading.get("rejected", []):
+            words = " … ".join(text[start:end] for start, end in _runs(text, item.get("spans", [])))
+            quoted.append(words or item["alternative"])
+        return quoted
 
     @property
     def partial_parts(self) -> dict[str, int]:

@@ -77,10 +77,12 @@ def _show_form(request: HtmxHttpRequest, state: QuestionState, binding: str = ""
 
 
 def _show_forms(request: HtmxHttpRequest, states, *, also: str | None = None) -> None:
-    """Forms for the unanswered questions, and for question `also`; feedback elsewhere."""
+    """Forms for the unanswered questions, for question `also` and for those answered
+    again in a draft not sent yet (an answer deletes its drafts); feedback elsewhere."""
     binding = token_binding(session=request.session, user=request.user)
     for state in states:
-        if state.latest is None or state.question.code == also:
+        waiting = state.draft is not None or state.kept is not None
+        if state.latest is None or state.question.code == also or waiting:
             _show_form(request, state, binding)
 
 

@@ -2,7 +2,9 @@
 
 Revisions are only ever added. A question whose content hash is unchanged is left
 alone; one that changed gets a new revision (or points back at an earlier revision with
-the same content, when an edit is undone); one missing from the files is retired.
+the same content, when an edit is undone); one missing from its phase's file is
+retired. Phases whose file was not read are left alone, unless the import is of the whole
+bank (`prune`): then they are retired, with their questions.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class ImportPlan:
     changed: list[QuestionDoc] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)  # codes
     retired: list[Question] = field(default_factory=list)
+    retired_phases: list[Phase] = field(default_factory=list)  # hidden from learners
     dry_run: bool = False
     # For changed questions: the revision they had before this import, and the one they
     # have after it (None in a dry run when a new revision would be written).
@@ -96,8 +99,8 @@ def _revision_from_doc(question_id: int, doc: QuestionDoc, number: int) -> Quest
     )
 
 
-def _phases_apply(phases: list[PhaseDoc], keep: set[int], now) -> dict[int, Phase]:
-    """Create or update the phases read; retire those neither read nor kept unchanged."""
+def _phases_apply(phases: list[PhaseDoc], retire: list[Phase], now) -> dict[int, Phase]:
+    """Create or update the phases read; retire those the plan retires."""
     existing = {phase.number: phase for phase in Phase.objects.all()}
     result: dict[int, Phase] = {}
     for doc in phases:
@@ -117,15 +120,17 @@ def _phases_apply(phases: list[PhaseDoc], keep: set[int], now) -> dict[int, Phas
                 setattr(phase, name, value)
             phase.save(update_fields=list(values))
         result[doc.number] = phase
-    Phase.objects.filter(
-        pk__in=[p.pk for n, p in existing.items() if n not in keep], retired_at__isnull=True
-    ).update(retired_at=now)
+    Phase.objects.filter(pk__in=[p.pk for p in retire], retired_at__isnull=True).update(
+        retired_at=now
+    )
     return result
 
 
-def quiz_import(*, quiz_set: QuizSet, dry_run: bool = False) -> ImportPlan:
+def quiz_import(*, quiz_set: QuizSet, dry_run: bool = False, prune: bool = False) -> ImportPlan:
     """Apply `quiz_set` in one transaction and return what was (or would be) done.
 
+    `prune`: the set is the whole bank, so a phase with no file in it is retired. Without
+    it only the phases read change (a question gone from its phase's file is retired).
     Raises ImportRefused, having written nothing, when the set has problems.
     """
     if quiz_set.problems:
@@ -159,8 +164,17 @@ def quiz_import(*, quiz_set: QuizSet, dry_run: bool = False) -> ImportPlan:
                 plan.question_ids[doc.code] = question.pk
             else:
                 plan.unchanged.append(doc.code)
+        read = {p.number for p in quiz_set.phases} | {s.number for s in quiz_set.skipped}
+        phases = list(Phase.objects.active().order_by("number"))
+        if prune:
+            plan.retired_phases = [p for p in phases if p.number not in read]
+        in_files_read = {p.pk for p in phases if p.number in read}
         plan.retired = sorted(
-            (q for code, q in existing.items() if code not in seen and not q.is_retired),
+            (
+                q
+                for code, q in existing.items()
+                if code not in seen and not q.is_retired and (prune or q.phase_id in in_files_read)
+            ),
             key=lambda q: q.code,
         )
         _changes_describe(plan, existing)
@@ -193,7 +207,7 @@ def _changes_describe(plan: ImportPlan, existing: dict[str, Question]) -> None:
 
 def _plan_apply(plan: ImportPlan, quiz_set: QuizSet, existing: dict[str, Question]) -> None:
     now = timezone.now()
-    phases = _phases_apply(quiz_set.phases, {s.number for s in quiz_set.skipped}, now)
+    phases = _phases_apply(quiz_set.phases, plan.retired_phases, now)
     phase_of = {q.code: phases[p.number] for p in quiz_set.phases for q in p.questions}
 
     # New questions: the question rows, then revision 1 of each, then one UPDATE that

@@ -21,10 +21,8 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.decorators import method_decorator
-from django.utils.formats import date_format
 from django.utils.html import format_html
 from django.utils.text import slugify
-from django.utils.timezone import localtime
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
 
@@ -32,6 +30,7 @@ from audit.enums import AuditKind
 from audit.models import AuditEvent
 from audit.services import audit_record
 from portal.admin import ChangelistInputMixin, ReadOnlyAdminMixin
+from portal.templatetags.when import moment_text
 from progress.models import Attempt, Regrade
 from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question
@@ -256,7 +255,7 @@ class CohortAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
             _("Attempt at %(question)s of %(when)s marked %(verdict)s.")
             % {
                 "question": attempt.question.code,
-                "when": date_format(localtime(attempt.created_at), "DATETIME_FORMAT"),
+                "when": moment_text(attempt.created_at),
                 "verdict": _("right") if form.cleaned_data["verdict"] == "right" else _("wrong"),
             },
             messages.SUCCESS,
@@ -368,10 +367,11 @@ class CohortAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
         cohort = self._cohort(request, pk)
         writer = csv.writer(Echo())
         rows = (writer.writerow(row) for row in export_rows(cohort=cohort))
+        name = slugify(cohort.name) or f"cohort-{cohort.pk}"
         if request.GET.get("bom") == "1":
             rows = itertools.chain([BOM], rows)
+            name += "-excel"  # the two downloads side by side are told apart
         response = StreamingHttpResponse(rows, content_type="text/csv; charset=utf-8")
-        name = slugify(cohort.name) or f"cohort-{cohort.pk}"
         response["Content-Disposition"] = f'attachment; filename="{name}-attempts.csv"'
         return response
 

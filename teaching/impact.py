@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, F
+from django.db.models import Count, Exists, F, OuterRef
 
-from progress.models import Attempt
+from progress.models import Attempt, Regrade
 from quizzes.enums import QuestionKind
 from quizzes.models import Question, QuestionRevision
 
@@ -55,9 +55,14 @@ class KeyChange:
 def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
     """Questions whose current key differs from the key of an older revision that
     attempts still stand on, with how many learners and attempts that touches; of
-    `learners` (ids; None: everyone) only."""
+    `learners` (ids; None: everyone) only. An attempt already regraded against the
+    current revision stands on it: not counted."""
+    regraded = Regrade.objects.filter(
+        attempt=OuterRef("pk"), revision_id=OuterRef("question__current_revision_id")
+    )
     older = (
         Attempt.objects.exclude(revision_id=F("question__current_revision_id"))
+        .exclude(Exists(regraded))
         .order_by()
         .values("question_id", "revision_id")
         .annotate(learners=Count("learner_id", distinct=True), attempts=Count("id"))

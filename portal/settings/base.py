@@ -37,12 +37,31 @@ def local_secret_key() -> str:
     return path.read_text().strip()
 
 
+def served_base_url(path: Path) -> str:
+    """The address `make run` / `make serve` last served, as `prepare` kept it."""
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return ""
+
+
+def portal_base_url(environ, served_file: Path) -> str:
+    """PORTAL_BASE_URL from the environment, else what `make run` last served."""
+    url = environ.get("PORTAL_BASE_URL") or served_base_url(served_file)
+    return (url or "http://127.0.0.1:8000").rstrip("/")
+
+
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY") or local_secret_key()
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Off unless asked for (`make debug`): `make run` is how a class is served from a
+# laptop, and Django's debug pages show every URL and setting to anyone who asks.
+DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["127.0.0.1", "localhost", "[::1]"])
 
-# Links printed by commands (setup link, invites) are built from this.
-PORTAL_BASE_URL = os.environ.get("PORTAL_BASE_URL", "http://127.0.0.1:8000").rstrip("/")
+# Links printed by commands (setup link, invites) are built from this: the environment's
+# (the Makefile sets it to the address it serves), else the one `prepare` kept in
+# SERVED_URL_FILE, so that `manage.py invite` in another terminal names the port served.
+SERVED_URL_FILE = BASE_DIR / ".served_url"
+PORTAL_BASE_URL = portal_base_url(os.environ, SERVED_URL_FILE)
 
 INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
@@ -187,11 +206,13 @@ STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
 }
-if DEBUG:
-    # No collectstatic needed while developing.
-    STORAGES["staticfiles"] = {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}
+# `make run` needs no collectstatic: whitenoise serves the static files from the app
+# folders, found once at start-up (again on each request while debugging). Production
+# settings serve the collected, hashed and compressed files instead.
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = DEBUG
 
 # Where the quiz YAML lives; `import_quizzes` and `export_mirrors` read it by default.
 QUIZ_DATA_DIR = BASE_DIR / "data" / "quizzes"

@@ -5,7 +5,13 @@ from django import template
 
 register = template.Library()
 
-WIDTH, HEIGHT, TOP, BOTTOM = 560, 150, 16, 24
+WIDTH, HEIGHT, TOP, BOTTOM = 560, 150, 22, 28
+
+
+def _svg(number: float) -> str:
+    """A number as SVG reads it. A float reaching the template would be localized
+    ("543,0" in Spanish), and Chromium drops a bar whose x it cannot read."""
+    return f"{number:g}"
 
 
 @register.inclusion_tag("progress/_activity.html")
@@ -22,13 +28,13 @@ def activity_chart(days):
         bars.append(
             {
                 "day": day,
-                "x": x,
-                "width": round(slot * 0.7, 1),
-                "total_y": round(TOP + plot - total_h, 1),
-                "total_h": total_h,
-                "right_y": round(TOP + plot - right_h, 1),
-                "right_h": right_h,
-                "label_x": round(x + slot * 0.35, 1),
+                "x": _svg(x),
+                "width": _svg(round(slot * 0.7, 1)),
+                "total_y": _svg(round(TOP + plot - total_h, 1)),
+                "total_h": _svg(total_h),
+                "right_y": _svg(round(TOP + plot - right_h, 1)),
+                "right_h": _svg(right_h),
+                "label_x": _svg(round(x + slot * 0.35, 1)),
                 "monday": day.day.weekday() == 0,
             }
         )

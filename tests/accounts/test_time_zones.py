@@ -48,3 +48,10 @@ def test_profile_refuses_an_unknown_time_zone(learner):
 
     with pytest.raises(ValidationError, match="Unknown time zone"):
         profile.full_clean()
+
+
+def test_a_percent_encoded_zone_cookie_is_read(seeds_imported, learner_client, learner):
+    answer(learner, "q-10-01", keys=["B"])
+    learner_client.cookies["tz"] = "Asia%2FTokyo"  # what tz.js used to write
+
+    assert _history_time(learner_client).endswith(" JST")

@@ -103,7 +103,7 @@ def test_phase_page_shows_latest_result_and_tries(seeds_imported, learner_client
 # The page's questions come from the content cache.
 @pytest.mark.parametrize(
     ("count", "answered", "drafted", "queries"),
-    [(1, False, False, 4), (5, False, False, 4), (5, True, False, 5), (5, True, True, 6)],
+    [(1, False, False, 4), (5, False, False, 4), (5, True, False, 6), (5, True, True, 7)],
 )
 def test_phase_page_runs_fixed_queries(
     make_phase,
@@ -430,3 +430,47 @@ def test_answer_again_without_javascript_starts_from_the_previous_free_answer(
     card = article(learner_client.get("/phase/10/?again=q-10-03").content.decode(), "q-10-03")
 
     assert "the residual &lt;stream&gt; adds</textarea>" in card
+
+
+@pytest.mark.parametrize(
+    ("language", "next_review"), [("en", "Next review tomorrow."), ("es", "Próximo repaso mañana.")]
+)
+def test_phase_page_says_when_an_answered_question_comes_back(
+    seeds_imported, learner_client, learner, language, next_review
+):
+    answer(learner, "q-10-01", keys=["A"])  # wrong: a card, due tomorrow
+    answer(learner, "q-10-04", keys=["B"])  # right first time: no card
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    html = learner_client.get("/phase/10/").content.decode()
+
+    wrong, right = article(html, "q-10-01"), article(html, "q-10-04")
+    assert f'<p class="review-note">\n      {next_review}\n    </p>' in wrong
+    assert "review-note" not in right
+
+
+@pytest.mark.parametrize(
+    ("language", "note"),
+    [
+        ("en", "Your unsent answer was kept."),
+        ("es", "Tu respuesta sin enviar se ha guardado."),
+    ],
+)
+def test_phase_page_shows_a_draft_on_an_answered_question(
+    seeds_imported, learner_client, learner, language, note
+):
+    from progress.services import draft_save
+
+    answer(learner, "q-10-03", text="skip connection")
+    draft_save(
+        learner_id=learner.pk,
+        question_id=Question.objects.get(code="q-10-03").pk,
+        answer={"text": "identity path, second go"},
+    )
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    card = article(learner_client.get("/phase/10/").content.decode(), "q-10-03")
+
+    assert ">identity path, second go</textarea>" in card
+    assert note in card
+    assert "Not quite" not in card and "No exactamente" not in card

@@ -165,9 +165,9 @@ def test_phase_page_queries_stay_fixed_whatever_the_cards_on_a_page(
     for code in codes[::2]:  # every other card answered: each page shows both kinds
         answer(learner, code, keys=["A"], text="zebraword")
 
-    # The seven of a page with answers (no drafts), and the session's three (read for the tokens
-    # of the forms, saved with them).
-    with django_assert_num_queries(10):
+    # The eight of a page with answers (no drafts; its review cards included), and the
+    # session's three (read for the tokens of the forms, saved with them).
+    with django_assert_num_queries(11):
         response = learner_client.get("/phase/1/?page=2")
 
     html = response.content.decode()

@@ -138,7 +138,7 @@ def test_review_session_answer_says_when_next_updates_badge_and_moves_on(
     days = (card.due.date() - (START + timedelta(days=1)).date()).days
     assert f"Next review in {days} days." in html
     assert 'id="reviews-badge" data-hx-swap-oob="true"> <span class="badge">' in html
-    assert "1 due<span" in html
+    assert "1 due</span>" in html
     assert ">Next review</a>" in html
     assert "Review 2 of 2" in second
     assert 'id="q-10-01"' in second
@@ -202,8 +202,9 @@ def test_due_badge_is_counted_once_then_read_from_the_session(
         with django_assert_num_queries(2):  # session, user: no count
             response = learner_client.get("/password/")
 
-    assert '<span class="badge"><span class="visually-hidden">(</span>2 due' in (
-        response.content.decode()
+    assert (
+        '<span class="badge"><span class="visually-hidden">(</span><span class="badge-long">2 due'
+        in (response.content.decode())
     )
 
 
@@ -284,3 +285,41 @@ def test_the_reviews_page_shows_no_feedback_for_a_question_never_answered(
 
     assert "feedback" not in html and "Explanation" not in html
     assert "Nothing to review" in html
+
+
+def test_a_review_regraded_wrong_is_due_again_on_the_reviews_page_and_the_badge(
+    seeds_imported, learner_client, learner
+):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from progress.context_processors import reviews_due_count
+    from progress.review_selectors import review_session
+
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-01", keys=["A"])  # wrong: a card, due tomorrow
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        answer(learner, "q-10-01", keys=["B"])  # the day's review, right
+        path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+        text = path.read_text().replace(
+            "equivalente a fp32\n        correct: true\n", "equivalente a fp32\n", 1
+        )
+        text = text.replace(
+            "dando valores de gradiente más precisos\n",
+            "dando valores de gradiente más precisos\n        correct: true\n",
+            1,
+        )
+        path.write_text(text, "utf-8")
+        call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+        call_command("regrade", "q-10-01", stdout=StringIO())  # B is now wrong
+
+        shown = queue(learner_client, learner)
+        session = review_session(learner=learner)
+        badge = reviews_due_count(learner=learner, session={})
+        summary = review_summary(learner=learner)
+
+    assert shown == ["q-10-01"]
+    assert (session.due_now, session.done_today) == (1, 0)
+    assert badge == 1
+    assert summary.due_today == 1

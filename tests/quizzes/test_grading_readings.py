@@ -5,6 +5,7 @@ import pytest
 from quizzes.grading import grade_free
 from quizzes.grading.explain import key_explain
 from quizzes.grading.text import tokenize
+from quizzes.grading.vocabulary import vocabulary_parse
 
 
 def read(expected, answer, *, reject=(), pass_mentions=None):
@@ -147,14 +148,17 @@ def test_explain_shows_negative_reading_and_warns():
     assert letter.phrasings[0].warnings[0].startswith("one letter")
 
 
-def test_explain_warns_when_vocabulary_widens_to_a_general_word():
-    [explained] = key_explain(expected=[["massive gradient"]])
-
-    assert (
-        explained.phrasings[0]
-        .warnings[0]
-        .startswith("the vocabulary widens it to general words: big")
+def test_explain_warns_when_vocabulary_widens_to_a_general_word(monkeypatch):
+    vocabulary = vocabulary_parse(
+        raw={"equivalents": [["explodes", "big"]], "general": ["big", "large"]}
     )
+    monkeypatch.setattr("quizzes.grading.explain.vocabulary_load", lambda: vocabulary)
+
+    [specific] = key_explain(expected=[["explodes"]])
+    [general] = key_explain(expected=[["big"]])
+
+    assert specific.phrasings[0].warnings == ("the vocabulary widens it to general words: big",)
+    assert general.phrasings[0].warnings == ()
 
 
 def test_explain_mixed_polarity_is_warned():

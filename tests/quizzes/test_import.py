@@ -88,8 +88,8 @@ def test_import_edit_one_question_adds_exactly_one_revision(seed_dir):
 
     question = Question.objects.get(code="q-19-03")
     assert output.splitlines() == [
-        "Changed (attempts on the current revision):",
-        "  q-19-03: 0 attempt(s)",
+        "Changed:",
+        "  q-19-03: 0 attempt(s) on the revision it had until now",
         "    text only: option C",
         "added: 0, changed: 1, retired: 0, unchanged: 9",
     ]
@@ -172,9 +172,13 @@ def test_import_phase_missing_from_files_is_retired(seed_dir):
     run_import(seed_dir)
     (seed_dir / "phase-10-init-norm-residuals.yaml").unlink()
 
-    output = run_import(seed_dir)
+    output = run_import(seed_dir, "--prune")
 
-    assert output.strip() == "added: 0, changed: 0, retired: 5, unchanged: 5"
+    assert output.strip() == (
+        "Retired (hidden from learners), no file for them here:\n"
+        "  phase 10 (phase-10-init-norm-residuals.yaml)\n"
+        "added: 0, changed: 0, retired: 5, unchanged: 5"
+    )
     assert Phase.objects.get(number=10).retired_at is not None
     assert list(Phase.objects.active().values_list("number", flat=True)) == [19]
 
@@ -187,16 +191,19 @@ def test_import_dry_run_prints_plan_and_writes_nothing(seed_dir):
     before = list(QuestionRevision.objects.values_list("id", "content_hash"))
 
     output = StringIO()
-    call_command("import_quizzes", str(seed_dir), "--dry-run", "-v", "2", stdout=output)
+    call_command("import_quizzes", str(seed_dir), "--prune", "--dry-run", "-v", "2", stdout=output)
 
     assert (
-        "Changed (attempts on the current revision):\n  q-19-01: 0 attempt(s)\n"
-        in output.getvalue()
+        "Changed:\n  q-19-01: 0 attempt(s) on the revision it had until now\n" in output.getvalue()
     )
     assert (
         output.getvalue()
         .strip()
-        .endswith("dry run: added: 0, changed: 1, retired: 5, unchanged: 4")
+        .endswith(
+            "Would retire (hidden from learners), no file for them here:\n"
+            "  phase 10 (phase-10-init-norm-residuals.yaml)\n"
+            "dry run: added: 0, changed: 1, retired: 5, unchanged: 4"
+        )
     )
     assert list(QuestionRevision.objects.values_list("id", "content_hash")) == before
     assert Question.objects.retired().count() == 0
@@ -265,3 +272,48 @@ def test_import_warns_about_a_key_that_will_not_hold(tmp_path):
         " (to) are left out"
     )
     assert Question.objects.count() == 3
+
+
+def test_import_of_one_file_leaves_the_other_phases_alone(seed_dir, tmp_path):
+    run_import(seed_dir)
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    ten = seed_dir / "phase-10-init-norm-residuals.yaml"
+    (alone / ten.name).write_text(ten.read_text(), "utf-8")
+
+    dry = run_import(ten, "--dry-run")
+    one_file = run_import(ten)
+    one_file_folder = run_import(alone)
+
+    assert dry.strip() == "dry run: added: 0, changed: 0, retired: 0, unchanged: 5"
+    assert one_file.strip() == "added: 0, changed: 0, retired: 0, unchanged: 5"
+    assert one_file_folder.strip().endswith("added: 0, changed: 0, retired: 0, unchanged: 5")
+    assert list(Phase.objects.active().values_list("number", flat=True)) == [10, 19]
+    assert Question.objects.retired().count() == 0
+
+
+def test_import_of_one_file_retires_a_question_gone_from_it(seed_dir):
+    run_import(seed_dir)
+    ten = seed_dir / "phase-10-init-norm-residuals.yaml"
+    text = ten.read_text()
+    ten.write_text(text[: text.index("  - id: q-10-05")], "utf-8")
+
+    output = run_import(ten)
+
+    assert output.strip() == "added: 0, changed: 0, retired: 1, unchanged: 4"
+    assert list(Question.objects.retired().values_list("code", flat=True)) == ["q-10-05"]
+
+
+def test_import_without_paths_is_the_whole_bank_and_says_which_phases_it_hides(seed_dir, settings):
+    run_import(seed_dir)
+    (seed_dir / "phase-10-init-norm-residuals.yaml").unlink()
+    settings.QUIZ_DATA_DIR = seed_dir
+
+    output = run_import("--dry-run")
+
+    assert output.strip() == (
+        "Would retire (hidden from learners), no file for them here:\n"
+        "  phase 10 (phase-10-init-norm-residuals.yaml)\n"
+        "dry run: added: 0, changed: 0, retired: 5, unchanged: 5"
+    )
+    assert Phase.objects.filter(retired_at__isnull=False).count() == 0

@@ -153,10 +153,10 @@ def test_import_dry_run_reports_change_impact_and_regrade_command(write_quiz, se
 
     question = Question.objects.get(code="q-01-01")
     assert output.splitlines() == [
-        "Changed (attempts on the current revision):",
-        "  q-01-01: 0 attempt(s)",
+        "Changed:",
+        "  q-01-01: 7 attempt(s) by 3 learner(s) before this edit, 0 of them on the revision "
+        "it had until now",
         "    correct: B → A",
-        "    older revisions: 3 learner(s), 7 attempt(s)",
         "Key changed; after importing, regrade older attempts with: manage.py regrade q-01-01",
         "dry run: added: 0, changed: 1, retired: 0, unchanged: 2",
     ]

@@ -212,3 +212,18 @@ def test_regrade_list_shows_the_override_and_its_reason(client, free_attempt, in
     assert '<td class="field-kind">instructor&#x27;s override</td>' in html
     assert '<td class="field-verdict_change">wrong → right</td>' in html
     assert '<td class="field-reason">same idea</td>' in html
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_override_message_names_the_time_zone(client, cohort, free_attempt, instructor, language):
+    client.force_login(instructor)
+    client.post("/language/", {"language": language, "next": "/"})
+    client.cookies["tz"] = "Asia/Tokyo"
+
+    response = client.post(
+        override_url(cohort, free_attempt), {"verdict": "right", "reason": "same idea"}, follow=True
+    )
+
+    message = response.content.decode().split('<ul class="messagelist">', 1)[1].split("</ul>")[0]
+    assert "q-10-03" in message
+    assert " JST " in message

@@ -51,8 +51,8 @@ def edited(seeds_imported):
 
 def test_import_dry_run_lists_attempts_on_changed_questions(edited):
     assert (
-        "Changed (attempts on the current revision):\n  q-10-01: 2 attempt(s)\n"
-        in (edited["dry_run"])
+        "Changed:\n  q-10-01: 2 attempt(s) by 2 learner(s) before this edit, "
+        "2 of them on the revision it had until now\n" in (edited["dry_run"])
     )
 
 
@@ -197,7 +197,8 @@ def test_import_says_who_an_edit_touches(seeds_imported):
 
     out = move_key_from_b_to_a(seeds_imported)
 
-    assert "older revisions: 2 learner(s), 2 attempt(s)" in out
+    assert "q-10-01: 2 attempt(s) by 2 learner(s) before this edit, 2 of them" in out
+    assert "older revisions" not in out and "current" not in out
     assert "manage.py regrade q-10-01" in out
 
 
@@ -326,3 +327,18 @@ def test_regrade_plan_and_key_changes_of_an_instructor_leave_other_cohorts_out(t
     assert [c.attempt.learner.username for c in plan.changes] == ["ana"]
     assert [c.attempt.learner.username for c in everyone.changes] == ["ana", "bea"]
     assert (change.learners, change.attempts) == (1, 1)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_key_changes_page_drops_a_question_once_regraded(client, two_cohorts, language):
+    client.force_login(two_cohorts["teach"])
+    client.post("/language/", {"language": language, "next": "/"})
+    listed_before = (
+        ">q-10-01</a>" in client.get("/admin/quizzes/question/key-changes/").content.decode()
+    )
+
+    call_command("regrade", "q-10-01", stdout=StringIO())
+
+    html = client.get("/admin/quizzes/question/key-changes/").content.decode()
+    assert listed_before is True
+    assert ">q-10-01</a>" not in html

@@ -313,3 +313,80 @@ def test_csv_export_has_titles_and_an_optional_bom(client, instructor, cohort):
     ]
     assert not plain.startswith(b"\xef\xbb\xbf")
     assert excel == b"\xef\xbb\xbf" + plain
+
+
+@pytest.mark.parametrize(
+    ("query", "counted", "picks_of_a"),
+    [("", "in latest answers", "A: 0%"), ("?mode=first", "in first answers", "A: 33%")],
+)
+def test_options_picked_say_which_answers_they_count(
+    client, instructor, cohort, query, counted, picks_of_a
+):
+    client.force_login(instructor)
+
+    html = results(client, cohort, f"{query}{'&' if query else '?'}phase=10")
+
+    header = html[html.index("Options picked (r) / mentions missed") :]
+    assert header.startswith(
+        f'Options picked (r) / mentions missed <span class="counted">{counted}</span></th>'
+    )
+    row = html[html.index(">q-10-01</a>") : html.index(">q-10-02</a>")]
+    assert f"<li>{picks_of_a} (" in row
+    assert "Facility, upper–lower, r and KR-20 use each learner's first try;" in html
+    assert "Figures use each learner's first try" not in html
+
+
+def test_options_picked_say_which_answers_they_count_in_spanish(client, instructor, cohort):
+    client.force_login(instructor)
+    client.post("/language/", {"language": "es", "next": "/"})
+
+    html = results(client, cohort)
+
+    assert '<span class="counted">en las últimas respuestas</span>' in html
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_drill_down_times_are_labelled_with_the_zone_in_one_format(
+    client, instructor, cohort, language
+):
+    import re
+
+    from progress.models import Attempt
+    from teaching.services import verdict_override
+
+    cy = cohort.learners.get(username="cy")
+    verdict_override(
+        attempt=Attempt.objects.filter(learner=cy).first(),
+        correct=True,
+        reason="same idea",
+        by=instructor,
+    )
+    client.force_login(instructor)
+    client.post("/language/", {"language": language, "next": "/"})
+    client.cookies["tz"] = "Asia/Tokyo"
+
+    html = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{cy.pk}/").content
+    times = re.findall(r'<time datetime="[^"]+\+0900">([^<]+)</time>', html.decode())
+
+    assert len(times) == 3  # two attempts and the override
+    assert all(shown.endswith(" JST") for shown in times)
+    assert len({len(shown.split()) for shown in times}) == 1  # one format
+
+
+def test_the_two_csv_downloads_have_names_of_their_own(client, instructor, cohort):
+    client.force_login(instructor)
+    base = f"/admin/teaching/cohort/{cohort.pk}/results/export.csv"
+
+    plain = client.get(base)["Content-Disposition"]
+    excel = client.get(f"{base}?bom=1")["Content-Disposition"]
+
+    assert plain == 'attachment; filename="spring-attempts.csv"'
+    assert excel == 'attachment; filename="spring-excel-attempts.csv"'
+
+
+def test_admin_pages_name_the_portals_icon(client, instructor, cohort):
+    client.force_login(instructor)
+
+    for url in ("/admin/", f"/admin/teaching/cohort/{cohort.pk}/results/"):
+        html = client.get(url).content.decode()
+        assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in html, url

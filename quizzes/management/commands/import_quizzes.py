@@ -37,9 +37,10 @@ def impact_count(plan: ImportPlan) -> dict[str, tuple[int, int]]:
 
 class Command(BaseCommand):
     help = (
-        "Import quiz YAML files (default: data/quizzes). Every problem in the set is "
-        "listed and nothing is written unless the whole set is valid. Files unchanged "
-        "since the last import are not read again."
+        "Import quiz YAML files (default: the whole data/quizzes folder). Every problem "
+        "in the set is listed and nothing is written unless the whole set is valid. Files "
+        "unchanged since the last import are not read again. Paths import those files "
+        "only; phases with no file among them are left as they are unless --prune."
     )
 
     def add_arguments(self, parser):
@@ -52,11 +53,20 @@ class Command(BaseCommand):
             action="store_true",
             help="Print each free question's key as the matcher reads it (every file is read).",
         )
+        parser.add_argument(
+            "--prune",
+            action="store_true",
+            help="The paths are the whole bank: retire the phases that have no file in them "
+            "(the default without paths).",
+        )
 
     def handle(self, *args, **options):
-        paths = options["paths"] or [Path(settings.QUIZ_DATA_DIR)]
+        data_dir = Path(settings.QUIZ_DATA_DIR)
+        paths = options["paths"] or [data_dir]
         dry_run = options["dry_run"]
         verbosity = options["verbosity"]
+        # The whole bank is the data folder itself; any other path is a part of it.
+        prune = options["prune"] or [p.resolve() for p in paths] == [data_dir.resolve()]
 
         def on_file(index, total, path):
             if verbosity >= 1 and total > PROGRESS_FROM_FILES:
@@ -70,7 +80,7 @@ class Command(BaseCommand):
         collecting = gc.isenabled()
         gc.disable()
         try:
-            plan = quiz_import(quiz_set=quiz_set, dry_run=dry_run)
+            plan = quiz_import(quiz_set=quiz_set, dry_run=dry_run, prune=prune)
         except ImportRefused as refused:
             for problem in refused.problems:
                 self.stderr.write(self.style.ERROR(str(problem)))
@@ -105,25 +115,37 @@ class Command(BaseCommand):
                 impact={code: list(counts) for code, counts in impact.items()},
                 regrade=plan.key_changed,
             )
+        if plan.retired_phases and verbosity >= 1:
+            verb = "Would retire" if dry_run else "Retired"
+            self.stdout.write(
+                self.style.WARNING(f"{verb} (hidden from learners), no file for them here:")
+            )
+            for phase in plan.retired_phases:
+                self.stdout.write(f"  phase {phase.number} ({phase.source_file})")
         if verbosity >= 1:
             self.stdout.write(self.style.SUCCESS(plan.summary()))
 
     def changed_write(self, plan: ImportPlan, impact: dict[str, tuple[int, int]]) -> None:
-        """Per changed question: attempts on the revision it had, what changed, and who
-        answered an older revision; then the regrade to run when a key changed."""
+        """Per changed question: who answered it before this edit, counted once (the
+        attempts on the revision it had until this import are among them), and what
+        changed; then the regrade to run when a key changed."""
         count = import_string(settings.QUIZ_ATTEMPT_COUNTER)
         attempts = count([plan.current_revision_ids[d.code] for d in plan.changed])
-        self.stdout.write(self.style.MIGRATE_HEADING("Changed (attempts on the current revision):"))
+        self.stdout.write(self.style.MIGRATE_HEADING("Changed:"))
         for doc in plan.changed:
-            revision_id = plan.current_revision_ids[doc.code]
-            self.stdout.write(f"  {doc.code}: {attempts.get(revision_id, 0)} attempt(s)")
-            for line in plan.changes[doc.code]:
-                self.stdout.write(f"    {line}")
+            on_last = attempts.get(plan.current_revision_ids[doc.code], 0)
             if doc.code in impact:
                 learners, answered = impact[doc.code]
                 self.stdout.write(
-                    f"    older revisions: {learners} learner(s), {answered} attempt(s)"
+                    f"  {doc.code}: {answered} attempt(s) by {learners} learner(s) before "
+                    f"this edit, {on_last} of them on the revision it had until now"
                 )
+            else:
+                self.stdout.write(
+                    f"  {doc.code}: {on_last} attempt(s) on the revision it had until now"
+                )
+            for line in plan.changes[doc.code]:
+                self.stdout.write(f"    {line}")
         if plan.key_changed:
             when = "after importing, " if plan.dry_run else ""
             self.stdout.write(

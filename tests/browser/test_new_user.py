@@ -1,0 +1,281 @@
+"""What a new user met (issue 22), each in the language and width where it was seen."""
+
+import re
+
+import pytest
+
+from .helpers import create_account
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 900}
+
+
+def learner_page(browser, site, username, language, *, viewport=DESKTOP, **context):
+    """A fresh browser context, an account made through an invite, in `language`."""
+    context = browser.new_context(viewport=viewport, locale="en-US", **context)
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    create_account(page, site, username)
+    if language == "es":
+        page.get_by_role("button", name="Español").click()
+        page.get_by_role("heading", name="Fases").wait_for()
+    return page, errors
+
+
+def answer_first_single(page, site, option=0):
+    page.goto(site + "/phase/10/")
+    card = page.locator("#q-10-01")
+    card.locator("input[name=choice]").nth(option).check()
+    card.locator("button[type=submit]").click()
+    card.locator(".feedback").wait_for()
+    return card
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_dates_show_in_the_browsers_time_zone(browser, site, language):
+    page, _errors = learner_page(
+        browser, site, f"tokyo-{language}", language, timezone_id="Asia/Tokyo"
+    )
+    answer_first_single(page, site)
+
+    page.goto(site + "/phase/10/")
+    on_card = page.locator("#q-10-01 time")
+    on_card_text, on_card_datetime = on_card.inner_text(), on_card.get_attribute("datetime")
+    page.goto(site + "/progress/")
+    in_history = page.locator("table time").first.inner_text()
+    page.context.close()
+
+    assert on_card_text.endswith(" JST")
+    assert on_card_datetime.endswith("+0900")
+    assert in_history.endswith(" JST")
+
+
+NOT_DUE = {
+    "en": ("Nothing is due today.", "The next review is due on March 3, 2027."),
+    "es": ("Hoy no hay nada pendiente.", "El próximo repaso es el 3 de marzo de 2027."),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_due_today_ends_at_the_learners_midnight(browser, site, language):
+    """Wrong at 20:00 UTC on 1 March (05:00 on the 2nd in Tokyo): due a day later, 20:00
+    UTC on the 2nd, which in Tokyo is the 3rd. At 14:00 UTC on the 2nd (23:00 in Tokyo)
+    it is due today in UTC, not in Tokyo."""
+    from datetime import UTC, datetime
+
+    import time_machine
+
+    nothing, next_day = NOT_DUE[language]
+    with time_machine.travel(datetime(2027, 3, 1, 20, 0, tzinfo=UTC)):
+        page, _errors = learner_page(
+            browser, site, f"midnight-{language}", language, timezone_id="Asia/Tokyo"
+        )
+        answer_first_single(page, site, option=0)
+    with time_machine.travel(datetime(2027, 3, 2, 14, 0, tzinfo=UTC)):
+        page.goto(site + "/reviews/")
+        shown = page.locator("main").inner_text()
+    page.context.close()
+
+    assert nothing in shown
+    assert next_day in shown
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_activity_chart_draws_its_bars_and_reads_on_a_phone(browser, site, language):
+    page, errors = learner_page(browser, site, f"chart-{language}", language, viewport=PHONE)
+    answer_first_single(page, site)
+
+    page.goto(site + "/progress/")
+    chart = page.get_by_role("img", name=re.compile("Answers per day|Respuestas por día"))
+    bar = chart.locator("rect").first.bounding_box()
+    smallest_text = page.evaluate(
+        "Math.min(...[...document.querySelectorAll('.activity-chart text')]"
+        ".map(t => t.getBoundingClientRect().height))"
+    )
+    page.context.close()
+
+    assert bar["width"] > 3 and bar["height"] > 3
+    assert smallest_text >= 11  # px on the screen: the glyphs' box, ~10 px letters
+    assert errors == []
+
+
+def key_moved_and_regraded(folder) -> None:
+    """q-10-01's right option moves from B to A in the file; import, then regrade."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    path = folder / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text().replace(
+        "equivalente a fp32\n        correct: true\n", "equivalente a fp32\n", 1
+    )
+    text = text.replace(
+        "dando valores de gradiente más precisos\n",
+        "dando valores de gradiente más precisos\n        correct: true\n",
+        1,
+    )
+    path.write_text(text, "utf-8")
+    call_command("import_quizzes", str(folder), stdout=StringIO())
+    call_command("regrade", "q-10-01", stdout=StringIO())
+
+
+REVIEWS = {
+    "en": ("Reviews", "1 due", "Done for today"),
+    "es": ("Repasos", "1 pendiente", "Terminado por hoy"),
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_badge_after_a_regrade_leads_to_the_review_it_counts(browser, site, seed_dir, language):
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    reviews, one_due, done = REVIEWS[language]
+    page, _errors = learner_page(browser, site, f"regrade-{language}", language)
+    answer_first_single(page, site, option=0)  # wrong: a card, due tomorrow
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        page.goto(site + "/reviews/")
+        card = page.locator("#q-10-01")
+        card.locator("input[name=choice]").nth(1).check()  # the day's review, right
+        card.locator("button[type=submit]").click()
+        card.locator(".feedback.is-right").wait_for()
+        key_moved_and_regraded(seed_dir)  # that answer is wrong now
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=10)):
+        page.goto(site + "/")
+        page.get_by_role("link", name=re.compile(f"{reviews}.*{one_due}")).click()
+        page.locator("#q-10-01 input[name=choice]").first.wait_for()
+        said_done = page.get_by_role("heading", name=done).count()
+    page.context.close()
+
+    assert said_done == 0
+
+
+NEXT_REVIEW = {"en": "Next review tomorrow.", "es": "Próximo repaso mañana."}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_the_phase_page_says_when_a_question_comes_back_after_a_reload(browser, site, language):
+    page, _errors = learner_page(browser, site, f"back-{language}", language)
+    answer_first_single(page, site, option=0)  # wrong: a card, due tomorrow
+    in_reply = page.locator("#q-10-01").get_by_text(NEXT_REVIEW[language]).is_visible()
+
+    page.reload()
+    after_reload = page.locator("#q-10-01").get_by_text(NEXT_REVIEW[language]).is_visible()
+    page.context.close()
+
+    assert (in_reply, after_reload) == (True, True)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_without_javascript_the_answer_says_when_it_comes_back(browser, site, language):
+    page, _errors = learner_page(
+        browser, site, f"nojs-{language}", language, java_script_enabled=False
+    )
+    answer_first_single(page, site, option=0)
+
+    shown = page.locator("#q-10-01").get_by_text(NEXT_REVIEW[language]).is_visible()
+    page.context.close()
+
+    assert shown
+
+
+DRAFT_NOTE = {
+    "en": "Your unsent answer was kept.",
+    "es": "Tu respuesta sin enviar se ha guardado.",
+}
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_draft_on_an_answered_question_is_there_after_a_reload(browser, site, language):
+    page, _errors = learner_page(browser, site, f"draft-{language}", language)
+    page.goto(site + "/phase/10/")
+    card = page.locator("#q-10-03")
+    card.locator("textarea").fill("skip connection")
+    card.locator("button[type=submit]").click()
+    card.locator(".feedback").wait_for()
+    card.get_by_role("link", name=re.compile("Answer again|Responder de nuevo")).click()
+    with page.expect_response(re.compile(r"/draft/$")):
+        card.locator("textarea").fill("identity path, second go")
+
+    page.reload()
+    box = page.locator("#q-10-03 textarea")
+    kept = box.input_value()
+    noted = page.locator("#q-10-03").get_by_text(DRAFT_NOTE[language]).is_visible()
+    page.context.close()
+
+    assert (kept, noted) == ("identity path, second go", True)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_phone_header_with_the_badge_is_short_and_tables_show_they_scroll(
+    browser, site, language, axe_check
+):
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    reviews, one_due, _done = REVIEWS[language]
+    page, _errors = learner_page(
+        browser, site, f"a-long-username-{language}", language, viewport=PHONE
+    )
+    answer_first_single(page, site, option=0)
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        page.goto(site + "/progress/")
+        badge = page.get_by_role("link", name=re.compile(f"{reviews}.*{one_due}"))
+        badge_width = badge.locator(".badge").bounding_box()["width"]
+        header = page.locator("header.site-header").bounding_box()
+        wraps = page.evaluate(
+            "[...document.querySelectorAll('.table-wrap')].map(w => ["
+            "w.scrollWidth > w.clientWidth, getComputedStyle(w).backgroundImage])"
+        )
+        axe_check(page, f"/progress/ {language} at 360 px with a review due")
+    page.context.close()
+
+    assert badge_width < 30  # the number alone on a phone; the words for screen readers
+    assert header["height"] <= 120  # three rows: brand, pages, tools
+    assert wraps[0][0] is True  # the phase table scrolls sideways on a phone
+    assert all(image.count("radial-gradient") == 2 for _, image in wraps)  # its edge shadow
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_home_phase_titles_are_whole_at_1280_px(browser, site, language):
+    page, _errors = learner_page(browser, site, f"wide-{language}", language)
+
+    page.goto(site + "/")
+    cut = page.evaluate(
+        "[...document.querySelectorAll('.phase-row a')]"
+        ".filter(a => a.scrollWidth > a.clientWidth).map(a => a.textContent)"
+    )
+    rows = page.locator(".phase-row").evaluate_all(
+        "rows => rows.map(r => Math.round(r.getBoundingClientRect().right))"
+    )
+    grid_right = page.locator(".phase-grid").evaluate("g => g.getBoundingClientRect().right")
+    page.context.close()
+
+    assert cut == []
+    assert max(rows) >= grid_right - 1  # the phases share the row: none of it left empty
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_draft_save_logs_no_htmx_warning(browser, site, language):
+    page, errors = learner_page(browser, site, f"quiet-{language}", language)
+    warnings = []
+    page.on("console", lambda m: warnings.append(m.text) if m.type == "warning" else None)
+    page.goto(site + "/phase/10/")
+
+    with page.expect_response(re.compile(r"/draft/$")) as saved:
+        page.locator("#q-10-03 textarea").fill("identity path")
+    status = saved.value.status
+    page.context.close()
+
+    assert status == 204
+    assert [w for w in warnings if "hx-" in w] == []
+    assert errors == []

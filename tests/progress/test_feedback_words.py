@@ -1,0 +1,31 @@
+"""Free-text feedback quotes what the learner wrote, not the key's phrasing of it."""
+
+import pytest
+
+from tests.factories import answer
+
+pytestmark = pytest.mark.django_db
+
+
+def card(html: str, code: str) -> str:
+    start = html.index(f'<article class="question" id="{code}"')
+    return html[start : html.index("</article>", start)]
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "Your answer says “2 Sigma”, which makes it wrong."),
+        ("es", "Tu respuesta dice «2 Sigma», y eso la hace incorrecta."),
+    ],
+)
+def test_a_rejection_quotes_the_learners_own_words(
+    seeds_imported, learner_client, learner, language, says
+):
+    answer(learner, "q-19-02", text="Flag a spike when the loss is 2 Sigma above its mean")
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    shown = card(learner_client.get("/phase/19/").content.decode(), "q-19-02")
+
+    assert says in shown
+    assert "2σ" not in shown
