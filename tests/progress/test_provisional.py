@@ -113,8 +113,9 @@ def test_one_learners_provisional_verdict_does_not_show_on_anothers_card(
     assert "Provisional" not in mine
 
 
-# session, user, phase, the index, the page's standings, and one read of the regrade
-# entries of the answers the grader was unsure of, however many there are.
+# session, user, phase, the index, the page's standings, the answered cards' review
+# cards, and one read of the regrade entries of the answers the grader was unsure of,
+# however many there are.
 @pytest.mark.parametrize("count", [1, 5])
 def test_phase_page_with_unsure_answers_runs_fixed_queries(
     make_phase, learner, learner_client, teacher, django_assert_num_queries, count
@@ -125,7 +126,7 @@ def test_phase_page_with_unsure_answers_runs_fixed_queries(
     verdict_confirm(attempt=attempts[0], by=teacher)
     learner_client.get("/phase/1/")  # the first page of a login counts the badge
 
-    with django_assert_num_queries(6):
+    with django_assert_num_queries(7):
         response = learner_client.get("/phase/1/")
 
     html = response.content.decode()
