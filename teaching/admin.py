@@ -37,6 +37,7 @@ from .answer_groups import answer_groups
 from .export import BOM, export_rows
 from .forms import VerdictOverrideForm
 from .item_analysis import min_learners
+from .memory_admin import CohortMemoryAdminMixin
 from .models import Cohort
 from .scope import CohortScopedAdminMixin, HiddenObjectAdminMixin, TaughtCohortFilter
 from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts
@@ -60,8 +61,8 @@ def phase_from_query(value: str | None) -> Phase | None:
 
 
 @admin.register(Cohort)
-class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
-    list_display = ["name", "learner_count", "created_at", "results_link"]
+class CohortAdmin(CohortMemoryAdminMixin, HiddenObjectAdminMixin, admin.ModelAdmin):
+    list_display = ["name", "learner_count", "created_at", "results_link", "memory_link"]
     search_fields = ["name"]
     filter_horizontal = ["learners", "instructors"]
 
@@ -80,6 +81,11 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
     def results_link(self, cohort):
         url = reverse("admin:teaching_cohort_results", args=[cohort.pk])
         return format_html('<a href="{}">{}</a>', url, _("Results"))
+
+    @admin.display(description=_("memory"))
+    def memory_link(self, cohort):
+        url = reverse("admin:teaching_cohort_memory", args=[cohort.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Memory"))
 
     def get_urls(self):
         view = self.admin_site.admin_view
@@ -105,6 +111,7 @@ class CohortAdmin(HiddenObjectAdminMixin, admin.ModelAdmin):
                 view(self.export_view),
                 name="teaching_cohort_export",
             ),
+            *self.memory_urls(),
             *super().get_urls(),
         ]
 

@@ -1,0 +1,306 @@
+"""What a cohort will remember: each learner's predicted recall of each question they
+answered, now and in a week, read from the review schedule (FSRS).
+
+A question with a review card uses the card's FSRS state. An answered question without
+one (right the first time, so never scheduled) is predicted as if its first answer had
+been its first review, rated by its effective verdict (right → Good, wrong → Again),
+with the same scheduler and parameters. A question never answered is "not seen".
+
+The recall is FSRS's retrievability, R = (1 + F·t/S)^D, where t is the whole days since
+the last review, S the card's stability, D = −w20 and F = 0.9^(1/D) − 1: the formula of
+`fsrs.Scheduler.get_card_retrievability`, applied here to plain numbers read from the
+database (building 100,000 `Card` objects would cost more than the whole page) and
+tested equal to the library's on hand-picked cards. Stabilities come from the library
+(`Scheduler.review_card`); nothing of the scheduler's rules is copied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+
+from django.conf import settings
+from django.db.models.fields.json import KT
+from django.utils import timezone
+from fsrs import Card, Rating
+
+from progress.models import LearnerQuestion, ReviewCard
+from progress.reviews import day_end, scheduler
+from quizzes.models import Phase, Question
+
+from .export import csv_safe
+from .models import Cohort
+from .selectors import cohort_learner_ids, raw_rows
+
+HORIZON_DAYS = 7
+
+
+@dataclass(frozen=True)
+class Curve:
+    """The forgetting curve's constants, from the scheduler in use."""
+
+    decay: float
+    factor: float
+    first_stability: dict[bool, float]  # a first review's stability: right (Good), wrong
+
+    def recall(self, stability: float | None, days: int) -> float:
+        """Retrievability after `days` whole days (the library's formula)."""
+        if not stability:
+            return 0.0
+        return (1 + self.factor * max(0, days) / stability) ** self.decay
+
+
+@lru_cache(maxsize=1)
+def curve() -> Curve:
+    fsrs = scheduler()
+    decay = -fsrs.parameters[20]
+    # A new card's first review sets its stability from the rating alone, whenever
+    # it happens: asked once of the library per rating.
+    at = datetime(2000, 1, 1, tzinfo=UTC)
+    first = {
+        right: fsrs.review_card(Card(), Rating.Good if right else Rating.Again, at)[0].stability
+        for right in (True, False)
+    }
+    return Curve(decay=decay, factor=0.9 ** (1 / decay) - 1, first_stability=first)
+
+
+def risk_threshold() -> float:
+    """Below this predicted recall a question is at risk (MEMORY_RISK_THRESHOLD)."""
+    return getattr(settings, "MEMORY_RISK_THRESHOLD", 0.7)
+
+
+def _moment(value) -> datetime | None:
+    """A datetime read without the ORM's converters: SQLite gives naive UTC (or text),
+    PostgreSQL aware datetimes; an ISO string comes from a card's JSON."""
+    if value is None or value in ("", "null"):
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _number(value) -> float | None:
+    """A card's stability as the database extracted it: a number, text, or a JSON null
+    (SQLite gives the text "null")."""
+    if value is None or value in ("", "null"):
+        return None
+    return float(value)
+
+
+@dataclass
+class Recall:
+    learner_id: int
+    question_id: int
+    now: float
+    week: float
+    due: datetime | None  # the card's next review, while it is in review
+
+
+def recall_cells(*, learner_ids, question_ids: Iterable[int], now: datetime) -> Iterator[Recall]:
+    """One Recall per learner and answered question, for learners in `learner_ids` (ids
+    or a subquery) and the questions given. Two queries: the cards, the standings."""
+    question_ids = list(question_ids)
+    cards = ReviewCard.objects.filter(learner_id__in=learner_ids, question_id__in=question_ids)
+    # The JSON's two numbers pulled out by the database: no row's JSON decoded here.
+    cards = cards.annotate(s=KT("fsrs__stability"), last=KT("fsrs__last_review")).values_list(
+        "learner_id", "question_id", "s", "last", "due", "learned_at"
+    )
+    by_pair = {(row[0], row[1]): row for row in raw_rows(cards.order_by())}
+    standings = (
+        LearnerQuestion.objects.filter(learner_id__in=learner_ids, question_id__in=question_ids)
+        .order_by()
+        .values_list("learner_id", "question_id", "first_correct", "first_attempt__created_at")
+    )
+    shape = curve()
+    first_stability = shape.first_stability
+    cache: dict[tuple[float, int], float] = {}
+
+    def recall(stability, days):
+        key = (stability, days)
+        if key not in cache:
+            cache[key] = shape.recall(stability, days)
+        return cache[key]
+
+    for learner_id, question_id, first_correct, first_at in raw_rows(standings):
+        card = by_pair.pop((learner_id, question_id), None)
+        due = None
+        if card is None:
+            stability, last = first_stability[bool(first_correct)], _moment(first_at)
+        else:
+            stability, last = _number(card[2]), _moment(card[3])
+            if card[5] is None:
+                due = _moment(card[4])
+        days = (now - last).days if last is not None else 0
+        yield Recall(
+            learner_id,
+            question_id,
+            recall(stability, days),
+            recall(stability, days + HORIZON_DAYS),
+            due,
+        )
+    # A card without a standing (none is written so, but the card is what counts).
+    for learner_id, question_id, s, last, due, learned in by_pair.values():
+        last = _moment(last)
+        days = (now - last).days if last is not None else 0
+        stability = _number(s)
+        yield Recall(
+            learner_id,
+            question_id,
+            recall(stability, days),
+            recall(stability, days + HORIZON_DAYS),
+            _moment(due) if learned is None else None,
+        )
+
+
+@dataclass
+class QuestionMemory:
+    question: Question
+    learners: int = 0  # who answered it
+    sum_now: float = 0.0
+    sum_week: float = 0.0
+    below_now: int = 0
+    below_week: int = 0
+
+    @property
+    def mean_now(self) -> float | None:
+        return self.sum_now / self.learners if self.learners else None
+
+    @property
+    def mean_week(self) -> float | None:
+        return self.sum_week / self.learners if self.learners else None
+
+
+@dataclass
+class LearnerMemory:
+    learner_id: int
+    username: str
+    seen: int = 0
+    at_risk: int = 0  # questions below the threshold in a week
+    due_today: int = 0  # reviews due by the end of today (overdue included)
+    due_week: int = 0  # reviews due within the week
+    next_due: datetime | None = None
+
+
+@dataclass
+class CohortMemory:
+    cohort: Cohort
+    threshold: float
+    now: datetime
+    phase: Phase | None  # the heat map's phase
+    phases: list[Phase]
+    questions: list[Question]  # the heat map's columns: the phase's questions
+    items: list[QuestionMemory]  # every active question, most at risk first
+    learners: list[LearnerMemory]  # by username
+    # (learner id, question id) → (recall now, in a week), for the heat map's questions.
+    cells: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+
+
+def cohort_memory(
+    *, cohort: Cohort, phase: Phase | None = None, now: datetime | None = None
+) -> CohortMemory:
+    """Every figure over the whole cohort (staff left out) and every active question;
+    the heat map's cells for one phase (`phase`, else the first)."""
+    now = now or timezone.now()
+    threshold = risk_threshold()
+    phases = list(Phase.objects.active().order_by("number"))
+    questions = list(
+        Question.objects.active()
+        .select_related("current_revision", "phase")
+        .order_by("phase__number", "position")
+    )
+    if phase is None and phases:
+        phase = phases[0]
+    shown = {q.pk for q in questions if phase is not None and q.phase_id == phase.pk}
+    learners = {
+        pk: LearnerMemory(pk, username)
+        for pk, username in cohort.learners.filter(is_staff=False)
+        .order_by("username")
+        .values_list("id", "username")
+    }
+    items = {q.pk: QuestionMemory(q) for q in questions}
+    cells = {}
+    today_end = day_end(now)
+    week_end = now + timedelta(days=HORIZON_DAYS)
+    for cell in recall_cells(learner_ids=cohort_learner_ids(cohort), question_ids=items, now=now):
+        learner = learners.get(cell.learner_id)
+        if learner is None:
+            continue
+        item = items[cell.question_id]
+        item.learners += 1
+        item.sum_now += cell.now
+        item.sum_week += cell.week
+        learner.seen += 1
+        if cell.now < threshold:
+            item.below_now += 1
+        if cell.week < threshold:
+            item.below_week += 1
+            learner.at_risk += 1
+        if cell.due is not None:
+            learner.due_today += cell.due < today_end
+            learner.due_week += cell.due < week_end
+            if learner.next_due is None or cell.due < learner.next_due:
+                learner.next_due = cell.due
+        if cell.question_id in shown:
+            cells[cell.learner_id, cell.question_id] = (cell.now, cell.week)
+
+    ranked = sorted(
+        items.values(),
+        key=lambda i: (
+            -i.below_week,
+            i.mean_week if i.mean_week is not None else 2.0,
+            i.question.phase.number,
+            i.question.position,
+        ),
+    )
+    return CohortMemory(
+        cohort=cohort,
+        threshold=threshold,
+        now=now,
+        phase=phase,
+        phases=phases,
+        questions=[q for q in questions if q.pk in shown],
+        items=ranked,
+        learners=list(learners.values()),
+        cells=cells,
+    )
+
+
+CSV_HEADER = ["learner", "question", "recall_now", "recall_in_7_days", "due"]
+CSV_CHUNK = 500  # learners computed at a time, so memory stays flat at any cohort size
+
+
+def memory_csv_rows(*, cohort: Cohort, now: datetime | None = None) -> Iterator[list]:
+    """The CSV's rows (header first): each learner of the cohort (staff left out) and
+    answered active question, by learner then question; recall as fractions 0–1, the
+    due moment in the current time zone, empty when the question is not in review."""
+    now = now or timezone.now()
+    learners = list(
+        cohort.learners.filter(is_staff=False).order_by("username").values_list("id", "username")
+    )
+    order = {
+        pk: (index, code)
+        for index, (pk, code) in enumerate(
+            Question.objects.active()
+            .order_by("phase__number", "position")
+            .values_list("id", "code")
+        )
+    }
+    yield CSV_HEADER
+    for start in range(0, len(learners), CSV_CHUNK):
+        chunk = learners[start : start + CSV_CHUNK]
+        names = dict(chunk)
+        rank = {pk: index for index, (pk, _name) in enumerate(chunk)}
+        cells = sorted(
+            recall_cells(learner_ids=list(names), question_ids=order, now=now),
+            key=lambda c: (rank[c.learner_id], order[c.question_id][0]),
+        )
+        for cell in cells:
+            yield [
+                csv_safe(names[cell.learner_id]),
+                order[cell.question_id][1],
+                f"{cell.now:.4f}",
+                f"{cell.week:.4f}",
+                timezone.localtime(cell.due).isoformat() if cell.due else "",
+            ]
