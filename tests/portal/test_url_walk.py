@@ -71,6 +71,8 @@ def test_url_walk_covers_the_site(world):
     urls = all_urls(world["values"])
 
     assert "/admin/teaching/cohort/1/results/".replace("1", str(world["values"]["pk"])) in urls
+    assert f"/admin/teaching/cohort/{world['values']['pk']}/memory/" in urls
+    assert f"/admin/teaching/cohort/{world['values']['pk']}/memory/export.csv" in urls
     assert "/phase/10/" in urls
     assert len(urls) > 60
 
@@ -217,5 +219,6 @@ def test_instructor_sees_nothing_of_another_cohort(client, other_cohort):
                 assert secret not in body, (url + query, secret)
 
     # Each of the six models' object pages (change, delete, history, …) and the
-    # cohort's results, drill-down, answer groups, verdict override and export were tried.
-    assert object_urls == 6 * 4 + 1 + 5
+    # cohort's results, drill-down, answer groups, verdict override and export, and its
+    # memory page and memory CSV were tried.
+    assert object_urls == 6 * 4 + 1 + 5 + 2

@@ -287,10 +287,10 @@ def test_memory_page_runs_fixed_queries(
         answer(learner, "q-19-01", keys=["B"])
 
     # Session, user, cohort, the user's and group's permissions, phases, questions,
-    # learners, cards, standings: 10 whatever the cohort's size.
+    # learners, cards, standings, reviews due per learner: 11 whatever the cohort's size.
     with time_machine.travel(NOW, tick=False):
         client.force_login(instructor)
-        with django_assert_num_queries(10):
+        with django_assert_num_queries(11):
             response = client.get(f"/admin/teaching/cohort/{world['cohort'].pk}/memory/")
 
     assert response.status_code == 200
