@@ -336,3 +336,25 @@ def test_memory_linked_from_the_cohort_pages(client, instructor, world):
 
     assert f'<a href="{url}">Memory</a>' in listing
     assert f'<a href="{url}">Memory</a>' in change
+
+
+def test_memory_page_in_spanish(client, instructor, world):
+    instructor.profile.language = "es"
+    instructor.profile.save()
+
+    html = page(client, instructor, world["cohort"])
+
+    for spanish in (
+        "Memoria: Spring",
+        "Preguntas para repasar en clase",
+        "Recuerdo medio en 7 días",
+        "Por debajo del 70% en 7 días",
+        "Mapa de calor, fase 10",
+        'aria-label="bea: 1 en riesgo en una semana"',
+        "<title>q-10-01: ahora 55%, en 7 días 51%</title>",
+        "q-10-02: no vista",
+        "Repasos en los próximos 7 días",
+        "El mapa de calor como tabla",
+    ):
+        assert spanish in html, spanish
+    assert "Heat map" not in html and "not seen" not in html
