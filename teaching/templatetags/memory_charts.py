@@ -54,7 +54,11 @@ def not_seen_fill() -> str:
 
 
 def _short(name: str) -> str:
-    return name if len(name) <= NAME_CHARS else name[: NAME_CHARS - 1] + "…"
+    """A long name cut in the middle: names alike often differ at the end."""
+    if len(name) <= NAME_CHARS:
+        return name
+    head = (NAME_CHARS - 1) // 2
+    return name[:head] + "…" + name[-(NAME_CHARS - 1 - head) :]
 
 
 @register.simple_tag

@@ -358,3 +358,21 @@ def test_memory_page_in_spanish(client, instructor, world):
     ):
         assert spanish in html, spanish
     assert "Heat map" not in html and "not seen" not in html
+
+
+def test_memory_escapes_names_and_guards_the_csv(client, instructor, world):
+    for name in ("<b>bold</b>", "@SUM(A1)", "learner-with-a-long-name-00"):
+        learner = UserFactory(username=name)
+        world["cohort"].learners.add(learner)
+        with time_machine.travel(START, tick=False):
+            answer(learner, "q-10-05", keys=["C"])
+
+    html = page(client, instructor, world["cohort"])
+    rows = list(memory_csv_rows(cohort=world["cohort"], now=NOW))
+
+    assert "<b>bold</b>" not in html
+    assert '<text x="4" y="78" font-size="11">&lt;b&gt;bold&lt;/b&gt;</text>' in html
+    # A long name is cut in the middle in the picture, whole in its label.
+    assert ">learner-w…ng-name-00</text>" in html
+    assert 'aria-label="learner-with-a-long-name-00: 0 at risk in a week"' in html
+    assert ["'@SUM(A1)", "q-10-05", "0.7744", "0.7226", ""] in rows
