@@ -110,12 +110,13 @@ def cards_generate() -> None:
         if connection.vendor == "postgresql"
         else results_bench._insert_writer
     )
-    wrong = LearnerQuestion.objects.filter(first_correct=False).values_list(
-        "learner_id", "question_id"
+    # Read before the COPY starts: nothing else may run on its connection meanwhile.
+    wrong = list(
+        LearnerQuestion.objects.filter(first_correct=False).values_list("learner_id", "question_id")
     )
     with writer(ReviewCard._meta.db_table, columns) as write:
         rows = []
-        for learner_id, question_id in wrong.iterator(chunk_size=10000):
+        for learner_id, question_id in wrong:
             fsrs, due, state, reviews, learned = rng.choice(histories)
             rows.append(
                 (
