@@ -137,6 +137,7 @@ def measure_all(cohort) -> None:
     from django.test.utils import CaptureQueriesContext
 
     from teaching.memory import cohort_memory
+    from teaching.memory_admin import MEMORY_LEARNERS_PER_PAGE
 
     User = get_user_model()
     admin, _ = User.objects.get_or_create(
@@ -179,7 +180,8 @@ def measure_all(cohort) -> None:
     print(f"{'memory selector alone':<34} best {min(times) * 1000:7.0f} ms")
     measure("memory page (first phase)", base, target, runs=5)
     measure("memory page, another phase", base + "?phase=2", target)
-    measure("memory page, last learner page", base + "?page=last", target)
+    last = -(-cohort.learners.count() // MEMORY_LEARNERS_PER_PAGE)
+    measure("memory page, last learner page", f"{base}?page={last}", target)
     measure("memory CSV (streamed)", base + "export.csv", stream=True, runs=1)
 
 
