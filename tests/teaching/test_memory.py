@@ -376,3 +376,15 @@ def test_memory_escapes_names_and_guards_the_csv(client, instructor, world):
     assert ">learner-w…ng-name-00</text>" in html
     assert 'aria-label="learner-with-a-long-name-00: 0 at risk in a week"' in html
     assert ["'@SUM(A1)", "q-10-05", "0.7744", "0.7226", ""] in rows
+
+
+def test_memory_of_an_empty_cohort_says_so(client, instructor, seeds_imported):
+    empty = Cohort.objects.create(name="Empty")
+    empty.instructors.add(instructor)
+
+    html = page(client, instructor, empty)
+    rows = list(memory_csv_rows(cohort=empty, now=NOW))
+
+    assert "This cohort has no learners yet" in html
+    assert '<svg class="heat"' not in html
+    assert rows == [["learner", "question", "recall_now", "recall_in_7_days", "due"]]
