@@ -84,17 +84,19 @@ soak: $(VENV)/.installed-dev messages
 bench: $(VENV)/.installed-dev
 	$(PY) bench/import_bench.py
 	$(PY) bench/results_bench.py
+	$(PY) bench/memory_bench.py
 	$(PY) bench/serve_bench.py
 	$(PY) bench/grading_bench.py
 	$(PY) bench/size_bench.py
 
-# The results at 10,000 learners on a throwaway PostgreSQL 15 cluster, on a port of its
+# The results and the memory page at 10,000 learners on a throwaway PostgreSQL 15 cluster, on a port of its
 # own so it runs beside CI's: ~5 min, mostly generating the data and the CSV export.
 BENCH_PG_PORT ?= 54339
 bench-pg: $(VENV)/.installed-dev
 	export PG_PORT=$(BENCH_PG_PORT) PG_STATE=/tmp/portal-bench-pg-$(BENCH_PG_PORT).dir && \
 		URL=$$(.ci/postgres.sh start) && trap '.ci/postgres.sh stop' EXIT && \
-		DATABASE_URL=$$URL $(PY) bench/results_bench.py --learners 10000
+		DATABASE_URL=$$URL $(PY) bench/results_bench.py --learners 10000 && \
+		DATABASE_URL=$$URL $(PY) bench/memory_bench.py --learners 10000 --reuse-database
 
 clean:
 	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

@@ -42,6 +42,7 @@ from .export import BOM, export_rows
 from .forms import VerdictOverrideForm
 from .item_analysis import min_learners
 from .key_proposal import key_proposal
+from .memory_admin import CohortMemoryAdminMixin
 from .models import Cohort
 from .scope import CohortScopedAdminMixin, HiddenObjectAdminMixin, TaughtCohortFilter
 from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts
@@ -67,8 +68,10 @@ def phase_from_query(value: str | None) -> Phase | None:
 
 
 @admin.register(Cohort)
-class CohortAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin):
-    list_display = ["name", "learner_count", "created_at", "results_link"]
+class CohortAdmin(
+    CohortMemoryAdminMixin, ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
+):
+    list_display = ["name", "learner_count", "created_at", "results_link", "memory_link"]
     search_fields = ["name"]
     filter_horizontal = ["learners", "instructors"]
 
@@ -87,6 +90,11 @@ class CohortAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
     def results_link(self, cohort):
         url = reverse("admin:teaching_cohort_results", args=[cohort.pk])
         return format_html('<a href="{}">{}</a>', url, _("Results"))
+
+    @admin.display(description=_("memory"))
+    def memory_link(self, cohort):
+        url = reverse("admin:teaching_cohort_memory", args=[cohort.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Memory"))
 
     def get_urls(self):
         view = self.admin_site.admin_view
@@ -128,6 +136,7 @@ class CohortAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
                 view(self.export_view),
                 name="teaching_cohort_export",
             ),
+            *self.memory_urls(),
             *super().get_urls(),
         ]
 

@@ -71,6 +71,8 @@ def test_url_walk_covers_the_site(world):
     urls = all_urls(world["values"])
 
     assert "/admin/teaching/cohort/1/results/".replace("1", str(world["values"]["pk"])) in urls
+    assert f"/admin/teaching/cohort/{world['values']['pk']}/memory/" in urls
+    assert f"/admin/teaching/cohort/{world['values']['pk']}/memory/export.csv" in urls
     assert "/phase/10/" in urls
     assert len(urls) > 60
 
@@ -221,5 +223,6 @@ def test_instructor_sees_nothing_of_another_cohort(client, other_cohort):
 
     # Each of the six models' object pages (change, delete, history, …) and the
     # cohort's results, drill-down, answer groups, verdict override and export, its
-    # answers to check with their confirm and override, and the key change were tried.
-    assert object_urls == 6 * 4 + 1 + 5 + 4
+    # answers to check with their confirm and override, the key change, and its memory
+    # page and memory CSV were tried.
+    assert object_urls == 6 * 4 + 1 + 5 + 4 + 2

@@ -1,0 +1,189 @@
+"""Benchmark: the cohort's Memory page and its CSV at 1,000 learners × 100 questions,
+with review cards for every question a learner first got wrong. Targets (issue #23):
+the page under 0.5 s at 1,000 learners on SQLite, under 2 s at 10,000 on PostgreSQL.
+
+Run with `make bench` or `python bench/memory_bench.py [--learners N]`. The data is the
+results bench's (bench/results_bench.py: attempts, standings, kept counts, written in
+bulk) plus the cards, made by the fsrs library from random review histories and
+written in bulk. Uses a throwaway SQLite file unless DATABASE_URL is set (then it must
+point at a scratch database); `make bench-pg` runs it at 10,000 learners on PostgreSQL.
+"""
+
+import argparse
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from datetime import timedelta
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.in_process import django_in_process  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--learners", type=int, default=1000)
+    parser.add_argument("--attempts", type=int, default=1)
+    parser.add_argument(
+        "--reuse", type=Path, default=None, help="SQLite file to keep and reuse between runs."
+    )
+    parser.add_argument(
+        "--reuse-database",
+        action="store_true",
+        help="With DATABASE_URL: measure the data an earlier run left there, if any.",
+    )
+    args = parser.parse_args()
+
+    workdir = Path(tempfile.mkdtemp(prefix="memory-bench-"))
+    db_file = args.reuse or workdir / "bench.sqlite3"
+    reuse = args.reuse is not None and args.reuse.exists()
+    external = "DATABASE_URL" in os.environ
+    django_in_process(db_file)
+    from django.db import connection, transaction
+
+    import bench.results_bench as results_bench
+    from progress.models import ReviewCard
+    from teaching.models import Cohort
+
+    if args.reuse_database and external:
+        # `make bench-pg` runs the results bench first: its data is reused, the cards
+        # are added once.
+        reuse = Cohort.objects.filter(name="Bench cohort").exists()
+    has_cards = reuse and ReviewCard.objects.filter(learner__cohorts__name="Bench cohort").exists()
+    if not has_cards:
+        started = time.perf_counter()
+        with transaction.atomic():
+            if not reuse:
+                results_bench.generate(args, workdir)
+            cards_generate()
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE" if connection.vendor == "postgresql" else "ANALYZE")
+        print(f"data generated in {time.perf_counter() - started:.1f} s")
+    cohort = Cohort.objects.get(name="Bench cohort")
+    print(
+        f"data: {cohort.learners.count()} learners, "
+        f"{ReviewCard.objects.count()} review cards on {connection.vendor}"
+    )
+    measure_all(cohort)
+
+
+def cards_generate() -> None:
+    """A card for each standing first answered wrong, from one of 500 review histories
+    the library played (wrong first, then 0–3 reviews rated at random, over the last
+    90 days), some learned."""
+    from django.db import connection
+    from django.utils import timezone
+    from fsrs import Card, Rating
+
+    import bench.results_bench as results_bench
+    from progress.models import LearnerQuestion, ReviewCard
+    from progress.reviews import scheduler
+
+    rng = random.Random(23)
+    now = timezone.now()
+    histories = []
+    for _ in range(500):
+        at = now - timedelta(days=rng.randint(0, 90), hours=rng.randint(0, 23))
+        card, _log = scheduler().review_card(Card(), Rating.Again, at)
+        reviews = 1
+        for _ in range(rng.randint(0, 3)):
+            at = max(at, card.due)
+            if at > now:
+                break
+            rating = rng.choice((Rating.Again, Rating.Hard, Rating.Good, Rating.Good))
+            card, _log = scheduler().review_card(card, rating, at)
+            reviews += 1
+        learned = at if reviews > 2 and rng.random() < 0.3 else None
+        histories.append((json.dumps(card.to_dict()), card.due, int(card.state), reviews, learned))
+    adapt = connection.ops.adapt_datetimefield_value
+    columns = [
+        "learner_id", "question_id", "fsrs", "due", "state", "streak", "learned_at",
+        "reviews", "last_review_at", "created_at", "updated_at",
+    ]  # fmt: skip
+    writer = (
+        results_bench._copy_writer
+        if connection.vendor == "postgresql"
+        else results_bench._insert_writer
+    )
+    # Read before the COPY starts: nothing else may run on its connection meanwhile.
+    wrong = list(
+        LearnerQuestion.objects.filter(first_correct=False).values_list("learner_id", "question_id")
+    )
+    with writer(ReviewCard._meta.db_table, columns) as write:
+        rows = []
+        for learner_id, question_id in wrong:
+            fsrs, due, state, reviews, learned = rng.choice(histories)
+            rows.append(
+                (
+                    learner_id, question_id, fsrs, adapt(due), state, 0, adapt(learned),
+                    reviews, None, adapt(now), adapt(now),
+                )
+            )  # fmt: skip
+            if len(rows) >= 10000:
+                write(rows)
+                rows = []
+        write(rows)
+
+
+def measure_all(cohort) -> None:
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    from teaching.memory import cohort_memory
+    from teaching.memory_admin import MEMORY_LEARNERS_PER_PAGE
+
+    User = get_user_model()
+    admin, _ = User.objects.get_or_create(
+        username="bench-admin", defaults={"is_staff": True, "is_superuser": True}
+    )
+    client = Client()
+    client.force_login(admin)
+    base = f"/admin/teaching/cohort/{cohort.pk}/memory/"
+
+    def measure(label, url, target=None, stream=False, runs=3):
+        # CPU time beside wall time, as in results_bench: on SQLite the queries run in
+        # this process, so CPU time is the request's cost on an idle machine.
+        times, cpu = [], []
+        for _ in range(runs):
+            with CaptureQueriesContext(connection) as queries:
+                start, start_cpu = time.perf_counter(), time.process_time()
+                response = client.get(url)
+                body = b"".join(response.streaming_content) if stream else response.content
+                times.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - start_cpu)
+            assert response.status_code == 200, (url, response.status_code)
+        best, median = min(times), sorted(times)[len(times) // 2]
+        verdict = "" if target is None else ("ok" if best < target else "SLOW")
+        target_text = "" if target is None else f"target < {target:.1f} s"
+        print(
+            f"{label:<34} best {best * 1000:7.0f} ms  median {median * 1000:7.0f} ms"
+            f"  cpu {min(cpu) * 1000:6.0f} ms  {len(queries):3d} queries"
+            f"  {len(body) / 1e6:6.1f} MB  {target_text} {verdict}"
+        )
+
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average {load:.1f} on {os.cpu_count()} cores")
+    sqlite = connection.vendor == "sqlite"
+    target = 0.5 if sqlite else 2.0
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        cohort_memory(cohort=cohort)
+        times.append(time.perf_counter() - start)
+    print(f"{'memory selector alone':<34} best {min(times) * 1000:7.0f} ms")
+    measure("memory page (first phase)", base, target, runs=5)
+    measure("memory page, another phase", base + "?phase=2", target)
+    last = -(-cohort.learners.count() // MEMORY_LEARNERS_PER_PAGE)
+    measure("memory page, last learner page", f"{base}?page={last}", target)
+    measure("memory CSV (streamed)", base + "export.csv", stream=True, runs=1)
+
+
+if __name__ == "__main__":
+    main()

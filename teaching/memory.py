@@ -1,0 +1,356 @@
+"""What a cohort will remember: each learner's predicted recall of each question they
+answered, now and in a week, read from the review schedule (FSRS).
+
+A question with a review card uses the card's FSRS state. An answered question without
+one (right the first time, so never scheduled) is predicted as if its first answer had
+been its first review, rated by its effective verdict (right → Good, wrong → Again),
+with the same scheduler and parameters. A question never answered is "not seen".
+
+The recall is FSRS's retrievability, R = (1 + F·t/S)^D, where t is the whole days since
+the last review, S the card's stability, D = −w20 and F = 0.9^(1/D) − 1: the formula of
+`fsrs.Scheduler.get_card_retrievability`, applied here to plain numbers read from the
+database (building 100,000 `Card` objects would cost more than the whole page) and
+tested equal to the library's on hand-picked cards. Stabilities come from the library
+(`Scheduler.review_card`); nothing of the scheduler's rules is copied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from functools import lru_cache
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import CharField, Count, F, Func, Min, Q, TextField, Value
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast
+from django.utils import timezone
+from fsrs import Card, Rating
+
+from progress.models import LearnerQuestion, ReviewCard
+from progress.reviews import day_end, scheduler
+from quizzes.models import Phase, Question
+
+from .export import csv_safe
+from .models import Cohort
+from .selectors import cohort_learner_ids, raw_rows
+
+HORIZON_DAYS = 7
+
+
+@dataclass(frozen=True)
+class Curve:
+    """The forgetting curve's constants, from the scheduler in use."""
+
+    decay: float
+    factor: float
+    first_stability: dict[bool, float]  # a first review's stability: right (Good), wrong
+
+    def recall(self, stability: float | None, days: int) -> float:
+        """Retrievability after `days` whole days (the library's formula)."""
+        if not stability:
+            return 0.0
+        return (1 + self.factor * max(0, days) / stability) ** self.decay
+
+
+@lru_cache(maxsize=1)
+def curve() -> Curve:
+    fsrs = scheduler()
+    decay = -fsrs.parameters[20]
+    # A new card's first review sets its stability from the rating alone, whenever
+    # it happens: asked once of the library per rating.
+    at = datetime(2000, 1, 1, tzinfo=UTC)
+    first = {
+        right: fsrs.review_card(Card(), Rating.Good if right else Rating.Again, at)[0].stability
+        for right in (True, False)
+    }
+    return Curve(decay=decay, factor=0.9 ** (1 / decay) - 1, first_stability=first)
+
+
+def risk_threshold() -> float:
+    """Below this predicted recall a question is at risk (MEMORY_RISK_THRESHOLD)."""
+    return getattr(settings, "MEMORY_RISK_THRESHOLD", 0.7)
+
+
+def _moment(value) -> datetime | None:
+    """A moment read as text (a card's JSON; a column cast to text, which skips the
+    ORM's per-value converters): ISO, with its offset, or naive UTC (SQLite)."""
+    if value is None or value in ("", "null"):
+        return None
+    value = datetime.fromisoformat(value) if isinstance(value, str) else value
+    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+
+
+def _number(value) -> float | None:
+    """A card's stability as the database extracted it: a number, text, or a JSON null
+    (SQLite gives the text "null")."""
+    if value is None or value in ("", "null"):
+        return None
+    return float(value)
+
+
+def _json_key(column: str, key: str):
+    """One key of a JSON column, as text or number. On SQLite one JSON_EXTRACT: Django's
+    KT reads the document up to three times per key there (to tell a JSON null from
+    SQL NULL, which is not needed here), a fifth of the page's time at 1,000 learners."""
+    if connection.vendor == "sqlite":
+        return Func(F(column), Value(f"$.{key}"), function="JSON_EXTRACT", output_field=TextField())
+    return KT(f"{column}__{key}")
+
+
+def _text(name: str) -> Cast:
+    return Cast(name, output_field=CharField())
+
+
+# (learner id, question id, recall now, recall in HORIZON_DAYS days, due or None): the
+# due moment is the card's next review while it is in review (asked for with
+# `with_due`). Plain tuples: a hundred thousand objects cost more than the figures.
+Recall = tuple[int, int, float, float, datetime | None]
+
+
+def recall_cells(
+    *, learner_ids, question_ids: Iterable[int], now: datetime, with_due: bool = False
+) -> list[Recall]:
+    """One Recall per learner and answered question, for learners in `learner_ids` (ids
+    or a subquery) and the questions given. Two queries: the cards, the standings.
+
+    The loop is written flat (the formula of Curve.recall inlined, no call per cell):
+    at 100,000 cells each function call cost ~20 ms. Tests hold it to the library."""
+    question_ids = list(question_ids)
+    cards = ReviewCard.objects.filter(learner_id__in=learner_ids, question_id__in=question_ids)
+    # The JSON's two values pulled out by the database, the times read as text: no
+    # row's JSON decoded here, no converter run per value.
+    cards = cards.annotate(s=_json_key("fsrs", "stability"), last=_json_key("fsrs", "last_review"))
+    if with_due:
+        cards = cards.annotate(due_text=_text("due")).values_list(
+            "learner_id", "question_id", "s", "last", "due_text", "learned_at"
+        )
+    else:
+        cards = cards.values_list("learner_id", "question_id", "s", "last")
+    standings = (
+        LearnerQuestion.objects.filter(learner_id__in=learner_ids, question_id__in=question_ids)
+        .annotate(first_at=_text("first_attempt__created_at"))
+        .order_by()
+        .values_list("learner_id", "question_id", "first_correct", "first_at")
+    )
+    shape = curve()
+    factor, decay = shape.factor, shape.decay
+    right, wrong = shape.first_stability[True], shape.first_stability[False]
+    naive_now = now.astimezone(UTC).replace(tzinfo=None)
+    parse = datetime.fromisoformat
+
+    # Each card as its stability, its last review (text), its due moment in review.
+    by_pair = {
+        (row[0], row[1]): (
+            _number(row[2]),
+            row[3],
+            _moment(row[4]) if with_due and row[5] is None else None,
+        )
+        for row in raw_rows(cards.order_by())
+    }
+    pop = by_pair.pop
+    # Every answered pair with what predicts it: its card, else its first answer.
+    pairs = [
+        (learner_id, question_id, pop((learner_id, question_id), None)
+         or (right if first_correct else wrong, first_at, None))
+        for learner_id, question_id, first_correct, first_at in raw_rows(standings)
+    ]  # fmt: skip
+    # A card without a standing (none is written so, but the card is what counts).
+    pairs.extend(
+        (learner_id, question_id, card) for (learner_id, question_id), card in by_pair.items()
+    )
+    cells = []
+    append = cells.append
+    for learner_id, question_id, (stability, last, due) in pairs:
+        if not stability or last is None or last == "" or last == "null":
+            append((learner_id, question_id, 0.0, 0.0, due))
+            continue
+        # Whole days since the last review, as timedelta.days counts them (the
+        # library's elapsed days, never below 0); without an offset it is UTC (SQLite).
+        moment = parse(last) if last.__class__ is str else last
+        days = ((now if moment.tzinfo is not None else naive_now) - moment).days
+        week = days + HORIZON_DAYS
+        append(
+            (
+                learner_id,
+                question_id,
+                (1 + factor * (days if days > 0 else 0) / stability) ** decay,
+                (1 + factor * (week if week > 0 else 0) / stability) ** decay,
+                due,
+            )
+        )
+    return cells
+
+
+@dataclass(slots=True)
+class QuestionMemory:
+    question: Question
+    learners: int = 0  # who answered it
+    sum_now: float = 0.0
+    sum_week: float = 0.0
+    below_now: int = 0
+    below_week: int = 0
+
+    @property
+    def mean_now(self) -> float | None:
+        return self.sum_now / self.learners if self.learners else None
+
+    @property
+    def mean_week(self) -> float | None:
+        return self.sum_week / self.learners if self.learners else None
+
+
+@dataclass(slots=True)
+class LearnerMemory:
+    learner_id: int
+    username: str
+    seen: int = 0
+    at_risk: int = 0  # questions below the threshold in a week
+    due_today: int = 0  # reviews due by the end of today (overdue included)
+    due_week: int = 0  # reviews due within the week
+    next_due: datetime | None = None
+
+
+@dataclass
+class CohortMemory:
+    cohort: Cohort
+    threshold: float
+    now: datetime
+    phase: Phase | None  # the heat map's phase
+    phases: list[Phase]
+    questions: list[Question]  # the heat map's columns: the phase's questions
+    items: list[QuestionMemory]  # every active question, most at risk first
+    learners: list[LearnerMemory]  # by username
+    # (learner id, question id) → (recall now, in a week), for the heat map's questions.
+    cells: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
+
+
+def cohort_memory(
+    *, cohort: Cohort, phase: Phase | None = None, now: datetime | None = None
+) -> CohortMemory:
+    """Every figure over the whole cohort (staff left out) and every active question;
+    the heat map's cells for one phase (`phase`, else the first)."""
+    now = now or timezone.now()
+    threshold = risk_threshold()
+    phases = list(Phase.objects.active().order_by("number"))
+    questions = list(
+        Question.objects.active()
+        .select_related("current_revision", "phase")
+        # The titles only: a revision's texts, options and examples are most of its row.
+        .only(
+            "code",
+            "position",
+            "phase__number",
+            "current_revision__title_en",
+            "current_revision__title_es",
+        )
+        .order_by("phase__number", "position")
+    )
+    if phase is None and phases:
+        phase = phases[0]
+    shown = {q.pk for q in questions if phase is not None and q.phase_id == phase.pk}
+    learners = {
+        pk: LearnerMemory(pk, username)
+        for pk, username in cohort.learners.filter(is_staff=False)
+        .order_by("username")
+        .values_list("id", "username")
+    }
+    items = {q.pk: QuestionMemory(q) for q in questions}
+    cells = {}
+    every = recall_cells(learner_ids=cohort_learner_ids(cohort), question_ids=items, now=now)
+    for learner_id, question_id, recall_now, recall_week, _due in every:
+        learner = learners.get(learner_id)
+        if learner is None:
+            continue
+        item = items[question_id]
+        item.learners += 1
+        item.sum_now += recall_now
+        item.sum_week += recall_week
+        learner.seen += 1
+        if recall_now < threshold:
+            item.below_now += 1
+        if recall_week < threshold:
+            item.below_week += 1
+            learner.at_risk += 1
+        if question_id in shown:
+            cells[learner_id, question_id] = (recall_now, recall_week)
+    # When reviews fall due: counted by the database, as the results count them.
+    for learner_id, due_today, due_week, next_due in (
+        # in_review(), its question's state read from the active questions already here.
+        ReviewCard.objects.filter(
+            learner_id__in=cohort_learner_ids(cohort), question_id__in=list(items)
+        )
+        .filter(learned_at__isnull=True)
+        .order_by()
+        .values_list("learner")
+        .annotate(
+            n_today=Count("id", filter=Q(due__lt=day_end(now))),
+            n_week=Count("id", filter=Q(due__lt=now + timedelta(days=HORIZON_DAYS))),
+            next_due=Min("due"),
+        )
+    ):
+        if learner_id in learners:
+            learner = learners[learner_id]
+            learner.due_today, learner.due_week, learner.next_due = due_today, due_week, next_due
+
+    ranked = sorted(
+        items.values(),
+        key=lambda i: (
+            -i.below_week,
+            i.mean_week if i.mean_week is not None else 2.0,
+            i.question.phase.number,
+            i.question.position,
+        ),
+    )
+    return CohortMemory(
+        cohort=cohort,
+        threshold=threshold,
+        now=now,
+        phase=phase,
+        phases=phases,
+        questions=[q for q in questions if q.pk in shown],
+        items=ranked,
+        learners=list(learners.values()),
+        cells=cells,
+    )
+
+
+CSV_HEADER = ["learner", "question", "recall_now", "recall_in_7_days", "due"]
+CSV_CHUNK = 500  # learners computed at a time, so memory stays flat at any cohort size
+
+
+def memory_csv_rows(*, cohort: Cohort, now: datetime | None = None) -> Iterator[list]:
+    """The CSV's rows (header first): each learner of the cohort (staff left out) and
+    answered active question, by learner then question; recall as fractions 0–1, the
+    due moment in the current time zone, empty when the question is not in review."""
+    now = now or timezone.now()
+    learners = list(
+        cohort.learners.filter(is_staff=False).order_by("username").values_list("id", "username")
+    )
+    order = {
+        pk: (index, code)
+        for index, (pk, code) in enumerate(
+            Question.objects.active()
+            .order_by("phase__number", "position")
+            .values_list("id", "code")
+        )
+    }
+    yield CSV_HEADER
+    for start in range(0, len(learners), CSV_CHUNK):
+        chunk = learners[start : start + CSV_CHUNK]
+        names = dict(chunk)
+        rank = {pk: index for index, (pk, _name) in enumerate(chunk)}
+        cells = sorted(
+            recall_cells(learner_ids=list(names), question_ids=order, now=now, with_due=True),
+            key=lambda c: (rank[c[0]], order[c[1]][0]),
+        )
+        for learner_id, question_id, recall_now, recall_week, due in cells:
+            yield [
+                csv_safe(names[learner_id]),
+                order[question_id][1],
+                f"{recall_now:.4f}",
+                f"{recall_week:.4f}",
+                timezone.localtime(due).isoformat() if due else "",
+            ]

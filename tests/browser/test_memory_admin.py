@@ -1,0 +1,86 @@
+"""The cohort's Memory page in a real browser: at 1280 px and 360 px in both languages,
+nothing clipped, axe clean, the heat map's figures shown on a focused row."""
+
+import pytest
+
+from tests.browser.test_instructor_admin import CLIPPED, log_in, teacher
+from tests.factories import UserFactory, answer
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+HEADINGS = {
+    "en": ("Questions to revisit", "Heat map, phase 10", "The heat map as a table"),
+    "es": (
+        "Preguntas para repasar en clase",
+        "Mapa de calor, fase 10",
+        "El mapa de calor como tabla",
+    ),
+}
+
+# The heat map's texts (names, rotated codes, figures) inside the picture.
+HEAT_CLIPPED = """() => {
+  const svg = document.querySelector("svg.heat");
+  const box = svg.getBoundingClientRect();
+  const problems = [];
+  for (const text of svg.querySelectorAll("text")) {
+    const b = text.getBoundingClientRect();
+    if (b.width === 0) continue;  // a figure hidden until its row is focused
+    if (b.left < box.left - 0.5 || b.top < box.top - 0.5 || b.right > box.right + 0.5
+        || b.bottom > box.bottom + 0.5) {
+      problems.push(`"${text.textContent}" ${b.left},${b.top}-${b.right},${b.bottom}`);
+    }
+  }
+  return problems;
+}"""
+
+
+def fill(cohort, learners=12):
+    for n in range(learners):
+        learner = UserFactory(username=f"learner-with-a-long-name-{n:02d}")
+        cohort.learners.add(learner)
+        answer(learner, "q-10-01", keys=["B"] if n % 3 else ["A"])
+        answer(learner, "q-10-02", keys=["A", "C"] if n % 2 else ["A"])
+        answer(learner, "q-10-03", text="identity" if n % 2 else "skip connection")
+        answer(learner, "q-19-01", keys=["B"])
+
+
+@pytest.mark.parametrize("width", [1280, 360])
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_memory_page_readable_and_accessible(page, site, cohort, axe_check, language, width):
+    instructor = teacher(cohort, language)
+    fill(cohort)
+    page.set_viewport_size({"width": width, "height": 900})
+
+    log_in(page, site, instructor.username)
+    page.goto(f"{site}/admin/teaching/cohort/{cohort.pk}/")
+    page.get_by_role("link", name={"en": "Memory", "es": "Memoria"}[language]).click()
+    for heading in HEADINGS[language][:2]:
+        page.get_by_role("heading", name=heading).wait_for()
+
+    assert page.locator("html").get_attribute("lang") == language
+    if width == 1280:  # nothing scrolls sideways, tables included
+        problems = page.evaluate(CLIPPED)
+    else:  # the page itself does not; wide tables and the heat map scroll in their box
+        problems = page.evaluate(
+            "() => document.documentElement.scrollWidth > document.documentElement.clientWidth"
+            " ? ['page wider than the window'] : []"
+        )
+    assert problems == [], "; ".join(problems)
+    assert page.evaluate(HEAT_CLIPPED) == []
+    axe_check(page, f"memory {language} at {width} px")
+
+    row = page.locator("svg.heat a").first
+    figure = row.locator("text.v").first
+    assert not figure.is_visible()
+    row.focus()
+    assert figure.is_visible()
+    page.get_by_text(HEADINGS[language][2]).click()
+    assert page.get_by_role("table").filter(has_text="learner-with-a-long-name-00").count() >= 1
+    axe_check(page, f"memory {language} at {width} px, table open")
+
+
+@pytest.fixture
+def cohort(db):
+    from teaching.models import Cohort
+
+    return Cohort.objects.create(name="Spring")
