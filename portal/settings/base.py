@@ -9,7 +9,8 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
-from django.utils.translation import gettext_lazy as _
+
+from portal import languages
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -191,7 +192,7 @@ PASSWORD_HASHERS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
+LANGUAGES = list(languages.LANGUAGES)
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 # The language switch also sets this cookie, so a logged-out visitor keeps the language.
