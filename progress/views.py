@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from portal.errors import problem_response
+from portal.errors import error_response
 from quizzes.models import Question
 
 from .context_processors import reviews_due_reviewed
@@ -186,7 +186,7 @@ def _refused_response(
     it again, else the refusal's message (an error fragment for htmx)."""
     if isinstance(refused, (AnswerInvalid, FormOfEndedLogin)):
         return _form_again(request, question, refused)
-    return problem_response(request, status=refused.status, message=refused.message)
+    return error_response(request, refused)
 
 
 def _kept_response(request: HtmxHttpRequest, question: Question) -> HttpResponse:
