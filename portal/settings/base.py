@@ -166,8 +166,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 # Connections are kept for a minute (per worker thread) rather than opened per request:
-# opening SQLite and running the PRAGMAs above cost ~0.6 ms a request, half of what a
-# bare page costs in all. The health check drops a connection a PostgreSQL restart broke.
+# opening SQLite and running the PRAGMAs above costs a large share of a bare page
+# (docs/performance.md). The health check drops a connection a PostgreSQL restart broke.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

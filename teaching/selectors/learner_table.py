@@ -38,8 +38,8 @@ class LearnerRow:
 
     @property
     def cells(self) -> list[Cell]:
-        """One cell per shown phase, made when the row is shown: ten thousand learners ×
-        ten phases made up front took ~40 ms, for a page that shows 250 rows."""
+        """One cell per shown phase, made when the row is shown: a page shows 250 rows,
+        and making every learner's cells up front cost more than it shows."""
         return [Cell(*self.counts.get(i, (0, 0)), total=n) for i, n in enumerate(self.sizes)]
 
 
@@ -72,7 +72,7 @@ def learner_table(
         learner_id__in=cohort_learner_ids(cohort), phase__in=list(column)
     ).values_list("learner", "phase", "answered", MODE_PHASE_RIGHT[mode], "first_right")
     # Read with a plain cursor: ten thousand rows of integers need none of the ORM's
-    # per-value converters, which took a tenth of the page's time.
+    # per-value converters, a noticeable share of the page's time.
     for learner_id, phase_id, answered, correct, first in raw_rows(per_learner_phase):
         row = rows.get(learner_id)
         if row is None or phase_id not in column:
