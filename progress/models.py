@@ -217,7 +217,7 @@ class LearnerPhase(models.Model):
     results read them instead of grouping every standing by learner and phase, and item
     statistics need the first-try total for every standing (copied onto each, as
     LearnerQuestion.phase_first_right), which a window function computed as they read:
-    those were most of the results page's time. Kept by the
+    those were most of the results page's time. Running counts, updated by the
     services that write standings (an answer, a regrade, an override) and recounted for
     the phases an import changes (a question retired, moved or back); a recount
     (services.learner_phase_recount) rebuilds them from the standings. A learner who

@@ -94,7 +94,7 @@ class ItemStats:
 def item_groups(
     *, cohort: Cohort, items: dict[int, ItemStats], rows: dict[int, LearnerRow]
 ) -> list[StandingGroup]:
-    """One scan of the standings (standing_groups), kept to the questions shown: attempts,
+    """One scan of the standings (standing_groups), limited to the questions shown: attempts,
     learners who tried, right on first try, and right on first try in the top and
     bottom 27 % of learners by total (discrimination), added to `items`. The groups also
     carry the answers given and what the item statistics need."""
