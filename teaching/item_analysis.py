@@ -63,8 +63,7 @@ def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGr
     carries its learner's first-try total in the question's phase (a running count,
     updated as answers and regrades are written), so the scan needs no window function
     and no join. The upper and lower 27 % are counted in each group, not grouped by:
-    PostgreSQL cannot guess
-    how many groups such a band makes, planned for 200,000 and sorted them on disk."""
+    PostgreSQL cannot guess how many groups such a band makes (docs/performance.md)."""
     inner = (
         standings.filter(question__in=question_ids)
         .annotate(
