@@ -56,7 +56,7 @@ lint: $(VENV)/.installed-dev
 # Production-like serving: production settings, static files collected for whitenoise,
 # gunicorn with 2 × CPUs + 1 workers of 2 threads (gunicorn.conf.py: gthread, access
 # log without one-time tokens). Needs DJANGO_SECRET_KEY and DJANGO_ALLOWED_HOSTS
-# (and DATABASE_URL for PostgreSQL); see the README's "Deploying".
+# (and DATABASE_URL for PostgreSQL); see docs/deploying.md.
 PROD := DJANGO_SETTINGS_MODULE=portal.settings.production
 WORKERS ?= $(shell echo $$(( $$(nproc) * 2 + 1 )))
 serve: messages

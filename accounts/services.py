@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from audit.enums import AuditKind
 from audit.services import audit_record
+from portal.exceptions import AppError
 
 from .models import Invite, OneTimeLink, Profile, SetupLink
 
@@ -22,11 +23,13 @@ SETUP_LINK_VALID = timedelta(hours=24)
 INVITE_VALID = timedelta(days=7)
 
 
-class LinkUnusable(Exception):
+class LinkUnusable(AppError):
     """A setup or invite token that is unknown, used or expired."""
 
     def __init__(self, reason: str):
         self.reason = reason  # "unknown", "used", "expired" or "account_exists"
+        # Unknown: there is nothing at this address; the others existed once.
+        self.status = 404 if reason == "unknown" else 410
         super().__init__(reason)
 
 

@@ -14,6 +14,8 @@ from django.template import loader
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import requires_csrf_token
 
+from .exceptions import AppError
+
 FRAGMENT = "_problem.html"
 
 
@@ -48,6 +50,11 @@ def problem_response(request: HttpRequest, *, status: int, message: str) -> Http
     if _is_htmx(request):
         return _fragment(request, status=status, message=message)
     return render(request, "progress/problem.html", {"message": message}, status=status)
+
+
+def error_response(request: HttpRequest, error: AppError) -> HttpResponse:
+    """An application error answered with its status and message."""
+    return problem_response(request, status=error.status, message=error.message)
 
 
 def _handler(template: str, status: int, message):

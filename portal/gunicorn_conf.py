@@ -13,8 +13,7 @@ wsgi_app = "portal.wsgi"
 # Threads let a worker serve keep-alive clients while another request waits on the
 # database; a sync worker is held by one connection at a time. Two, not four: threads
 # of one worker take turns on the GIL, and one holding SQLite's write lock while it
-# waits for its turn stalls every writer (answer p99 under 100 ms in 4 of 4 wrk runs
-# with 2, over it in 4 of 4 with 4; see the README's Performance).
+# waits for its turn stalls every writer (the runs: docs/performance.md).
 worker_class = "gthread"
 threads = 2
 graceful_timeout = 20

@@ -195,8 +195,8 @@ class LearnerQuestion(models.Model):
     latest_pattern = models.CharField(_("latest answer pattern"), max_length=64, blank=True)
     # The learner's first-try total in the question's phase (LearnerPhase.first_right),
     # copied onto each standing for item statistics without a join: every standing
-    # needs it, and joining 1,000,000 standings to it was ~45 % of the statistics'
-    # query on PostgreSQL. Services copy it whenever the kept total changes.
+    # needs it, and the join was the statistics query's largest cost on a large cohort
+    # (docs/performance.md). Services copy it whenever the running total changes.
     phase_first_right = models.PositiveIntegerField(_("right on first try in the phase"), default=0)
 
     class Meta:
@@ -217,7 +217,7 @@ class LearnerPhase(models.Model):
     results read them instead of grouping every standing by learner and phase, and item
     statistics need the first-try total for every standing (copied onto each, as
     LearnerQuestion.phase_first_right), which a window function computed as they read:
-    those were most of the results page's time. Kept by the
+    those were most of the results page's time. Running counts, updated by the
     services that write standings (an answer, a regrade, an override) and recounted for
     the phases an import changes (a question retired, moved or back); a recount
     (services.learner_phase_recount) rebuilds them from the standings. A learner who

@@ -17,6 +17,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from portal.exceptions import AppError
 from portal.sql import insert, one, statement
 from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
@@ -32,7 +33,7 @@ MAX_CHOICES = 26  # option keys are letters
 MAX_KEY_CHARS = 8
 
 
-class SubmissionRefused(Exception):
+class SubmissionRefused(AppError):
     """A submission that records nothing. `message` is for the learner; `status` is the
     HTTP status a view answers with; `keep` is what the learner sent, to show again."""
 
@@ -40,10 +41,9 @@ class SubmissionRefused(Exception):
     default_message = gettext_lazy("This form is out of date. Reload the page to answer.")
 
     def __init__(self, message: str | None = None, *, keep: dict | None = None):
-        self.message = str(message or self.default_message)
+        super().__init__(message)
         self.keep = keep
         self.revision: QuestionRevision | None = None  # the revision the form showed
-        super().__init__(self.message)
 
 
 class FormUnusable(SubmissionRefused):

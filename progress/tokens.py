@@ -30,14 +30,16 @@ from django.conf import settings
 from django.core import signing
 from django.utils.crypto import constant_time_compare, salted_hmac
 
+from portal.exceptions import AppError
+
 SALT = "progress.submission"
 MAX_AGE = timedelta(seconds=settings.SESSION_COOKIE_AGE)
 LOGGED_OUT_MAX_AGE = timedelta(days=1)
 SESSION_KEY = "_form_key"
 
 
-class BadToken(Exception):
-    pass
+class BadToken(AppError):
+    """A token that is forged, malformed or expired."""
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
-from portal.errors import problem_response
+from portal.errors import error_response
 from quizzes.models import Question
 
 from .context_processors import reviews_due_reviewed
@@ -156,6 +156,7 @@ def _login_url(question: Question) -> str:
 @login_not_required  # an expired session is handled by the service: the answer is kept
 @require_POST
 def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
+    """Store an answer; each of the four outcomes has a builder of its own below."""
     question = question_to_answer(code)
     if question is None:
         raise Http404
@@ -168,24 +169,51 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
             post=request.POST,
             language=(get_language() or "en")[:2],
         )
-    except (AnswerInvalid, FormOfEndedLogin) as refused:
-        return _form_again(request, question, refused)
     except SubmissionRefused as refused:
-        return problem_response(request, status=refused.status, message=refused.message)
-
-    if not isinstance(outcome, Answered):  # kept while logged out: log in to send it
-        if request.htmx:
-            return HttpResponseClientRedirect(_login_url(question))
-        return redirect(_login_url(question))
+        return _refused_response(request, question, refused)
+    if not isinstance(outcome, Answered):
+        return _kept_response(request, question)
     in_reviews = request.POST.get("context") == "reviews"
     if not request.htmx:
-        if outcome.created and attempt_was_review(attempt=outcome.attempt):
-            reviews_due_reviewed(request.session)
-        if in_reviews:  # the reviews page shows this answer's feedback, then goes on
-            return redirect(f"{reverse('progress:reviews')}?{urlencode({'answered': code})}")
-        return redirect(_question_url(question))
-    # The phase page's status line, Continue and index follow the answer too; the
-    # index also gives the feedback its "Next question".
+        return _answered_redirect(request, question, outcome, in_reviews=in_reviews)
+    return _answered_fragment(request, question, outcome, in_reviews=in_reviews)
+
+
+def _refused_response(
+    request: HtmxHttpRequest, question: Question, refused: SubmissionRefused
+) -> HttpResponse:
+    """Nothing was recorded: the form again when the learner can fix the answer or send
+    it again, else the refusal's message (an error fragment for htmx)."""
+    if isinstance(refused, (AnswerInvalid, FormOfEndedLogin)):
+        return _form_again(request, question, refused)
+    return error_response(request, refused)
+
+
+def _kept_response(request: HtmxHttpRequest, question: Question) -> HttpResponse:
+    """Kept while logged out: log in to send it (htmx follows a client redirect)."""
+    if request.htmx:
+        return HttpResponseClientRedirect(_login_url(question))
+    return redirect(_login_url(question))
+
+
+def _answered_redirect(
+    request: HtmxHttpRequest, question: Question, outcome: Answered, *, in_reviews: bool
+) -> HttpResponse:
+    """Without htmx, post/redirect/get: to the question on its page, or to the reviews
+    page, which shows this answer's feedback and then goes on."""
+    if outcome.created and attempt_was_review(attempt=outcome.attempt):
+        reviews_due_reviewed(request.session)
+    if in_reviews:
+        return redirect(f"{reverse('progress:reviews')}?{urlencode({'answered': question.code})}")
+    return redirect(_question_url(question))
+
+
+def _answered_fragment(
+    request: HtmxHttpRequest, question: Question, outcome: Answered, *, in_reviews: bool
+) -> HttpResponse:
+    """With htmx, the feedback and, out of band, the phase page's status line, Continue
+    and index (which also gives the feedback its "Next question") and the header's
+    due count after a review."""
     page = None
     if not in_reviews:
         page = phase_overview(learner=request.user, phase=question.phase, holding=question.code)
@@ -200,8 +228,8 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if in_reviews:
         _in_reviews(state)
     # The swapped-in feedback takes focus (htmx honours autofocus), so keyboard and
-    # screen-reader users land on the result; after a review the header's due count
-    # follows along. One template renders the feedback and the out-of-band pieces.
+    # screen-reader users land on the result. One template renders the feedback and
+    # the out-of-band pieces.
     return render(
         request,
         "progress/_answered.html",

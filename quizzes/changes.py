@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from portal.languages import LANGUAGE_CODES
+
 TEXTS = ("title", "prompt", "explanation")
 
 
@@ -95,7 +97,7 @@ def content_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     wording = []
     for name in TEXTS:
         before, after = _texts(old.get(name)), _texts(new.get(name))
-        languages = [lang for lang in ("en", "es") if before.get(lang) != after.get(lang)]
+        languages = [lang for lang in LANGUAGE_CODES if before.get(lang) != after.get(lang)]
         if languages:
             wording.append(f"{name} ({', '.join(languages)})")
     old_options = {o["key"]: _texts(o["text"]) for o in old["options"] or ()}

@@ -32,13 +32,11 @@ from .yaml_reader import (
 )
 
 FORMAT_VERSION = 1
-LANGUAGES = ("en", "es")
 KINDS = tuple(QuestionKind.values)
 
 __all__ = [
     "FORMAT_VERSION",
     "KINDS",
-    "LANGUAGES",
     "MAX_FILE_BYTES",
     "PARSE_SECONDS",
     "ExampleDoc",

@@ -9,6 +9,8 @@ from __future__ import annotations
 from decimal import Decimal
 from pathlib import Path
 
+from portal.languages import LANGUAGE_CODES
+
 from .enums import QuestionKind
 from .grading.numeric import plain
 from .loader import PhaseDoc, QuestionDoc
@@ -181,5 +183,5 @@ def render_all(*, phases: list[PhaseDoc], base_dir: Path) -> dict[str, str]:
             phase=phase, language=language, source=source_path(phase=phase, base_dir=base_dir)
         )
         for phase in phases
-        for language in ("en", "es")
+        for language in LANGUAGE_CODES
     }

@@ -12,8 +12,6 @@ from .enums import QuestionKind
 from .grading import Grade, grade
 from .grading.numeric import NumericKey, numeric_key
 
-LANGUAGES = ("en", "es")
-
 
 def localized(texts: dict[str, str], language: str) -> tuple[str, str]:
     """The text in `language`, falling back to English; also which language it is in."""

@@ -18,11 +18,12 @@ import jsonschema
 import jsonschema_rs
 from jsonschema.exceptions import ValidationError
 
+from portal.languages import LANGUAGE_CODES
+
 from .documents import Problem
 from .yaml_reader import LineDict, LineList
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "quiz-format.schema.json"
-LANGUAGES = ("en", "es")
 # The list items whose position names them in messages: "question 3", "option 2"...
 COUNTED = {"questions", "options", "expected", "reject", "examples"}
 CONTAINS = {"contains", "minContains", "maxContains"}
@@ -156,7 +157,7 @@ def _variables(data: Any, error: ValidationError, path: list) -> dict[str, Any]:
     keys = [step for step in path if isinstance(step, str)]
     key = keys[-1] if keys else ""
     name = key
-    if len(path) >= 2 and isinstance(path[-2], str) and path[-1] in LANGUAGES:
+    if len(path) >= 2 and isinstance(path[-2], str) and path[-1] in LANGUAGE_CODES:
         name = f"{path[-2]}.{path[-1]}"
     n = None
     for previous, step in zip(path, path[1:], strict=False):

@@ -15,14 +15,18 @@ from django.db import transaction
 from django.db.models import Max, OuterRef, Subquery
 from django.utils import timezone
 
+from portal.exceptions import AppError
+
 from .changes import content_changes, key_changed, revision_content
 from .loader import KnownFile, PhaseDoc, QuestionDoc, QuizSet
 from .models import Phase, Question, QuestionRevision
 from .signals import questions_placed
 
 
-class ImportRefused(Exception):
+class ImportRefused(AppError):
     """The quiz set has problems; nothing was written."""
+
+    status = 422
 
     def __init__(self, problems):
         self.problems = problems

@@ -6,8 +6,10 @@ from threading import Lock
 
 from django.core.cache import cache
 
+from portal.languages import LANGUAGE_CODES
+
 from .markup import RENDERER_VERSION, render_block, render_inline, render_phrasing
-from .models import LANGUAGES, QuestionRevision, localized
+from .models import QuestionRevision, localized
 
 CACHE_SECONDS = 30 * 24 * 3600
 LOCAL_ENTRIES = 2048
@@ -70,7 +72,7 @@ def _cache_key(revision: QuestionRevision, language: str) -> str:
 def revision_texts(*, revision: QuestionRevision, language: str) -> RenderedTexts:
     """The rendered texts of `revision` in `language` ("en" or "es"; anything else
     reads as English), computed once and then cached by content hash and language."""
-    language = language[:2] if language[:2] in LANGUAGES else "en"
+    language = language[:2] if language[:2] in LANGUAGE_CODES else "en"
     if not revision.content_hash:
         # Only the importer writes revisions, always with a hash; without one there is
         # nothing safe to key a shared entry on.

@@ -1,13 +1,11 @@
-"""Admin for instructors: cohorts and their results, attempts, regrades, the users and
-audit events of their cohorts; each instructor sees only their cohorts' people."""
+"""Admin for instructors: cohorts and their results, drill-downs, overrides and export
+(attempts, regrades, users and audit events are in admin_records.py, questions in
+admin_questions.py); each instructor sees only their cohorts' people."""
 
 import csv
 import itertools
 
 from django.contrib import admin, messages
-from django.contrib.admin.utils import unquote
-from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count
@@ -20,23 +18,19 @@ from django.http import (
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
-from django.utils.decorators import method_decorator
 from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
-from django.views.decorators.debug import sensitive_post_parameters
 
-from audit.enums import AuditKind
-from audit.models import AuditEvent
-from audit.services import audit_record
-from portal.admin import ChangelistInputMixin, ReadOnlyAdminMixin
+from portal.admin import ChangelistInputMixin
 from portal.templatetags.when import moment_text
-from progress.models import Attempt, Regrade
+from progress.models import Attempt
 from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question
 
-# The question admin with the regrade actions, registered by importing it.
-from . import admin_questions  # noqa: F401
+# The question admin with the regrade actions, and the records' admins (attempts,
+# regrades, users, the audit log), registered by importing them.
+from . import admin_questions, admin_records  # noqa: F401
 from .answer_groups import answer_groups
 from .export import BOM, export_rows
 from .forms import VerdictOverrideForm
@@ -44,7 +38,7 @@ from .item_analysis import min_learners
 from .key_proposal import key_proposal
 from .memory_admin import CohortMemoryAdminMixin
 from .models import Cohort
-from .scope import CohortScopedAdminMixin, HiddenObjectAdminMixin, TaughtCohortFilter
+from .scope import HiddenObjectAdminMixin
 from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts
 from .services import verdict_confirm, verdict_override
 from .to_check import to_check
@@ -383,104 +377,3 @@ class CohortAdmin(
         response = StreamingHttpResponse(rows, content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{name}-attempts.csv"'
         return response
-
-
-class AttemptCohortFilter(TaughtCohortFilter):
-    cohort_path = "learner__cohorts"
-
-
-@admin.register(Attempt)
-class AttemptAdmin(
-    ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
-):
-    """Attempts are evidence: nobody edits or deletes them, superusers included."""
-
-    list_display = ["created_at", "learner", "question", "revision_number", "correct", "score"]
-    list_filter = ["correct", "language", "question__phase", AttemptCohortFilter]
-    list_select_related = ["learner", "question", "revision"]
-    search_fields = ["learner__username", "question__code"]
-    date_hierarchy = "created_at"
-
-    @admin.display(description=_("revision"))
-    def revision_number(self, attempt):
-        return attempt.revision.number
-
-
-@admin.register(Regrade)
-class RegradeAdmin(
-    ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
-):
-    scope_path = "attempt__learner"
-    list_display = [
-        "created_at",
-        "learner",
-        "question",
-        "kind",
-        "verdict_change",
-        "reason",
-        "by",
-    ]
-    list_filter = ["kind"]
-    list_select_related = ["attempt__learner", "attempt__question", "by"]
-
-    @admin.display(description=_("learner"), ordering="attempt__learner__username")
-    def learner(self, entry):
-        return entry.attempt.learner
-
-    @admin.display(description=_("question"), ordering="attempt__question__code")
-    def question(self, entry):
-        return entry.attempt.question.code
-
-    @admin.display(description=_("old → new verdict"))
-    def verdict_change(self, entry):
-        def word(correct):
-            return _("right") if correct else _("wrong")
-
-        return f"{word(entry.old_correct)} → {word(entry.new_correct)}"
-
-
-class UserCohortFilter(TaughtCohortFilter):
-    cohort_path = "cohorts"
-
-
-admin.site.unregister(get_user_model())
-
-
-@admin.register(get_user_model())
-class ScopedUserAdmin(ChangelistInputMixin, CohortScopedAdminMixin, UserAdmin):
-    """Django's user admin, limited for instructors to their cohorts' learners."""
-
-    scope_path = "pk"
-    list_filter = [*UserAdmin.list_filter, UserCohortFilter]
-
-    @method_decorator(sensitive_post_parameters())
-    def user_change_password(self, request, id, form_url=""):
-        """Django's page that sets another user's password, audited when it did."""
-        user = self.get_object(request, unquote(id)) if request.method == "POST" else None
-        response = super().user_change_password(request, id, form_url)
-        if user is not None:
-            old_hash = user.password
-            user.refresh_from_db(fields=["password"])
-            if user.password != old_hash:
-                audit_record(
-                    kind=AuditKind.PASSWORD_CHANGED,
-                    request=request,
-                    subject=user.get_username(),
-                    via="admin user page",
-                )
-        return response
-
-
-@admin.register(AuditEvent)
-class AuditEventAdmin(
-    ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
-):
-    """The audit log. An instructor sees only events of their cohorts' learners (and
-    their own): no one else's logins, failures or addresses."""
-
-    scope_path = "user"
-    list_display = ["created_at", "kind", "user", "subject", "ip_address", "detail"]
-    list_filter = ["kind"]
-    list_select_related = ["user"]
-    search_fields = ["subject", "user__username"]
-    date_hierarchy = "created_at"

@@ -3,7 +3,7 @@ point-biserials and KR-20 per phase with KR-20-if-deleted, on first tries.
 
 Per phase, the learners counted are the (non-staff) cohort members who answered any of
 its questions; a question of the phase they did not try counts as not right. The sums
-come from one query over the standings, each carrying its learner's kept first-try total
+come from one query over the standings, each carrying its learner's running first-try total
 in the question's phase (LearnerQuestion.phase_first_right), grouped by question and
 first answer, so the database does the work whatever the cohort's size."""
 
@@ -60,10 +60,10 @@ def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGr
     """Every per-question figure of the results in one scan of the standings, grouped by
     question, answers and verdict. One pass instead of one per figure is what keeps the
     default results view fast (the standings scan is most of its time). Each standing
-    carries its learner's first-try total in the question's phase (kept as answers and
-    regrades are written), so the scan needs no window function and no join. The upper
-    and lower 27 % are counted in each group, not grouped by: PostgreSQL cannot guess
-    how many groups such a band makes, planned for 200,000 and sorted them on disk."""
+    carries its learner's first-try total in the question's phase (a running count,
+    updated as answers and regrades are written), so the scan needs no window function
+    and no join. The upper and lower 27 % are counted in each group, not grouped by:
+    PostgreSQL cannot guess how many groups such a band makes (docs/performance.md)."""
     inner = (
         standings.filter(question__in=question_ids)
         .annotate(

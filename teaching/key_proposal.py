@@ -17,10 +17,11 @@ import yaml
 from django.db.models import Count
 from django.db.models.fields.json import KT
 
+from portal.languages import LANGUAGE_CODES
 from progress.models import Attempt
 from quizzes.enums import QuestionKind
 from quizzes.grading import grade_free
-from quizzes.grading.text import LANGUAGES, tokenize
+from quizzes.grading.text import tokenize
 from quizzes.grading.vocabulary import vocabulary_load
 from quizzes.models import QuestionRevision
 
@@ -84,8 +85,8 @@ def leftover_phrase(*, text: str, covered: list[tuple[int, int]]) -> str:
     """The answer's words outside every matched span, without stop words or negation
     cues, as written (lower case), each once, at most MAX_WORDS."""
     vocabulary = vocabulary_load()
-    skip = vocabulary.for_languages("stopwords", LANGUAGES) | vocabulary.for_languages(
-        "negations", LANGUAGES
+    skip = vocabulary.for_languages("stopwords", LANGUAGE_CODES) | vocabulary.for_languages(
+        "negations", LANGUAGE_CODES
     )
     tokens = tokenize(text)
     chosen: dict[str, str] = {}

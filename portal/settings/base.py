@@ -9,7 +9,8 @@ import secrets
 from pathlib import Path
 
 import dj_database_url
-from django.utils.translation import gettext_lazy as _
+
+from portal import languages
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -165,8 +166,8 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
         "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
     }
 # Connections are kept for a minute (per worker thread) rather than opened per request:
-# opening SQLite and running the PRAGMAs above cost ~0.6 ms a request, half of what a
-# bare page costs in all. The health check drops a connection a PostgreSQL restart broke.
+# opening SQLite and running the PRAGMAs above costs a large share of a bare page
+# (docs/performance.md). The health check drops a connection a PostgreSQL restart broke.
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -191,7 +192,7 @@ PASSWORD_HASHERS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", _("English")), ("es", _("Spanish"))]
+LANGUAGES = list(languages.LANGUAGES)
 LOCALE_PATHS = [BASE_DIR / "locale"]
 USE_I18N = True
 # The language switch also sets this cookie, so a logged-out visitor keeps the language.

@@ -226,8 +226,8 @@ def grade(
     numeric: Mapping | None = None,
 ) -> Grade:
     """Grade one answer against one key, whatever the kind of question. `language` is
-    the answer's ("en", "es") when known; None reads it with both languages' stems.
-    `numeric` is a numeric question's key (answer, tolerance, unit)."""
+    the answer's language code ("en" or "es") when known; None reads it with both
+    languages' stems. `numeric` is a numeric question's key (answer, tolerance, unit)."""
     if kind == QuestionKind.NUMERIC:
         key = numeric_key(numeric or {})
         try:

@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from portal.languages import LANGUAGE_CODES
+
 from .matcher import Alternative, Slot, as_mentions, read_alternatives
-from .text import LANGUAGES, stems, words
+from .text import stems, words
 from .vocabulary import vocabulary_load
 
 # How many of a vocabulary group's phrasings an explanation names before "…".
@@ -34,7 +36,7 @@ def _slot_text(slot: Slot) -> str:
         return f"{slot.phrases[0][0]} (next to its word)"
     if slot.plain:
         word = slot.phrases[0][0]
-        forms = sorted({stem.split(":", 1)[1] for stem in stems(word, LANGUAGES)} - {word})
+        forms = sorted({stem.split(":", 1)[1] for stem in stems(word, LANGUAGE_CODES)} - {word})
         return f"{word} (~{', '.join(forms)})" if forms else word
     phrases = [" ".join(phrase) for phrase in slot.phrases]
     shown = " / ".join(phrases[:GROUP_SHOWN]) + (" / …" if len(phrases) > GROUP_SHOWN else "")
@@ -48,7 +50,7 @@ def _reading(alternative: Alternative) -> str:
 
 def _phrasing(text: str, alternatives: list[Alternative]) -> PhrasingExplained:
     vocabulary = vocabulary_load()
-    stopwords = vocabulary.for_languages("stopwords", LANGUAGES)
+    stopwords = vocabulary.for_languages("stopwords", LANGUAGE_CODES)
     ws = words(text)
     warnings = []
     read = [a for a in alternatives if a.slots]
@@ -87,8 +89,8 @@ def key_explain(
 ) -> list[MentionExplained]:
     """Every mention and reject entry of a key as the matcher reads it, with warnings."""
     vocabulary = vocabulary_load()
-    stopwords = vocabulary.for_languages("stopwords", LANGUAGES)
-    negations = vocabulary.for_languages("negations", LANGUAGES) | {"not"}
+    stopwords = vocabulary.for_languages("stopwords", LANGUAGE_CODES)
+    negations = vocabulary.for_languages("negations", LANGUAGE_CODES) | {"not"}
     explained = []
     for kind, entries in (("expected", expected), ("reject", reject)):
         for index, texts in enumerate(as_mentions(entries), start=1):

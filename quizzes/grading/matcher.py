@@ -10,7 +10,9 @@ from itertools import accumulate
 
 from rapidfuzz.distance import OSA
 
-from .text import LANGUAGES, Tokens, is_number, is_symbol, stems, tokenize, words
+from portal.languages import LANGUAGE_CODES
+
+from .text import Tokens, is_number, is_symbol, stems, tokenize, words
 from .vocabulary import Vocabulary, vocabulary_load
 
 PREFIX_MIN = 5  # an author's word this long also finds longer words it begins ("satur")
@@ -91,7 +93,7 @@ def _phrase_at(ws: Sequence[str], i: int, phrase: tuple[str, ...]) -> bool:
     if len(ws) - i < len(phrase):
         return False
     return all(
-        a == b or (not is_number(a) and stems(a, LANGUAGES) & stems(b, LANGUAGES))
+        a == b or (not is_number(a) and stems(a, LANGUAGE_CODES) & stems(b, LANGUAGE_CODES))
         for a, b in zip(ws[i : i + len(phrase)], phrase, strict=True)
     )
 
@@ -163,7 +165,7 @@ def compile_key(
 ) -> CompiledKey:
     vocabulary = vocabulary_load()
     stopwords = vocabulary.for_languages("stopwords", languages)
-    negations = vocabulary.for_languages("negations", LANGUAGES)
+    negations = vocabulary.for_languages("negations", LANGUAGE_CODES)
 
     def read(mentions: tuple[tuple[str, ...], ...]) -> tuple:
         return tuple(
@@ -183,7 +185,7 @@ def compile_key(
     numbers = set(vocabulary.number_words)
     known = {w for group in vocabulary.groups for phrase in group for w in phrase}
     for attribute in ("stopwords", "negations", "clause_breaks"):
-        known |= vocabulary.for_languages(attribute, LANGUAGES)
+        known |= vocabulary.for_languages(attribute, LANGUAGE_CODES)
     key = CompiledKey(
         mentions=read(expected),
         rejects=read(reject),
@@ -467,7 +469,7 @@ def find_mentions(
 ) -> tuple[list[Found], list[Found], int]:
     """Each mention's and each reject entry's place in the answer, and how many content
     words (stop words and symbols aside) the answer has."""
-    languages = (language,) if language in LANGUAGES else LANGUAGES
+    languages = (language,) if language in LANGUAGE_CODES else LANGUAGE_CODES
     key = compile_key(
         expected=as_mentions(expected), reject=as_mentions(reject), languages=languages
     )

@@ -11,7 +11,6 @@ from functools import lru_cache
 import simplemma
 import Stemmer
 
-LANGUAGES = ("en", "es")
 _STEMMERS = {"en": Stemmer.Stemmer("english"), "es": Stemmer.Stemmer("spanish")}
 
 # The mathematical symbols a formula is written with, each read as one word in its usual

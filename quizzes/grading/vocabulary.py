@@ -8,7 +8,9 @@ from pathlib import Path
 
 import yaml
 
-from .text import LANGUAGES, stems, words
+from portal.languages import LANGUAGE_CODES
+
+from .text import stems, words
 
 
 def _forms(word: str, languages: tuple[str, ...]) -> frozenset[str]:
@@ -61,7 +63,8 @@ class Vocabulary:
     def prevents(self, phrases: tuple[tuple[str, ...], ...]) -> bool:
         """Whether a slot (its phrases) is a verb meaning "keep from"."""
         return any(
-            len(phrase) == 1 and stems(phrase[0], LANGUAGES) & self.preventing for phrase in phrases
+            len(phrase) == 1 and stems(phrase[0], LANGUAGE_CODES) & self.preventing
+            for phrase in phrases
         )
 
     def protected(self, word: str) -> bool:
@@ -80,7 +83,7 @@ def _per_language(raw: dict | None) -> dict[str, frozenset[str]]:
     raw = raw or {}
     return {
         lang: frozenset(w for entry in raw.get(lang, ()) for w in words(_text(entry)))
-        for lang in LANGUAGES
+        for lang in LANGUAGE_CODES
     }
 
 
@@ -113,7 +116,7 @@ def vocabulary_parse(*, raw: dict) -> Vocabulary:
             stem
             for entry in (raw.get("preventing") or ())
             for word in words(_text(entry))
-            for stem in stems(word, LANGUAGES)
+            for stem in stems(word, LANGUAGE_CODES)
         ),
         fixed_by_first={first: tuple(ps) for first, ps in fixed_by_first.items()},
         general_words=frozenset(" ".join(words(_text(w))) for w in raw.get("general") or ()),

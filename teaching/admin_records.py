@@ -1,0 +1,119 @@
+"""The instructors' admin of records: attempts, regrades, users and the audit log, each
+read-only or limited to the cohorts an instructor teaches. Imported by teaching/admin.py."""
+
+from django.contrib import admin
+from django.contrib.admin.utils import unquote
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.utils.decorators import method_decorator
+from django.utils.translation import gettext_lazy as _
+from django.views.decorators.debug import sensitive_post_parameters
+
+from audit.enums import AuditKind
+from audit.models import AuditEvent
+from audit.services import audit_record
+from portal.admin import ChangelistInputMixin, ReadOnlyAdminMixin
+from progress.models import Attempt, Regrade
+
+from .scope import CohortScopedAdminMixin, TaughtCohortFilter
+
+
+class AttemptCohortFilter(TaughtCohortFilter):
+    cohort_path = "learner__cohorts"
+
+
+@admin.register(Attempt)
+class AttemptAdmin(
+    ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
+):
+    """Attempts are evidence: nobody edits or deletes them, superusers included."""
+
+    list_display = ["created_at", "learner", "question", "revision_number", "correct", "score"]
+    list_filter = ["correct", "language", "question__phase", AttemptCohortFilter]
+    list_select_related = ["learner", "question", "revision"]
+    search_fields = ["learner__username", "question__code"]
+    date_hierarchy = "created_at"
+
+    @admin.display(description=_("revision"))
+    def revision_number(self, attempt):
+        return attempt.revision.number
+
+
+@admin.register(Regrade)
+class RegradeAdmin(
+    ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
+):
+    scope_path = "attempt__learner"
+    list_display = [
+        "created_at",
+        "learner",
+        "question",
+        "kind",
+        "verdict_change",
+        "reason",
+        "by",
+    ]
+    list_filter = ["kind"]
+    list_select_related = ["attempt__learner", "attempt__question", "by"]
+
+    @admin.display(description=_("learner"), ordering="attempt__learner__username")
+    def learner(self, entry):
+        return entry.attempt.learner
+
+    @admin.display(description=_("question"), ordering="attempt__question__code")
+    def question(self, entry):
+        return entry.attempt.question.code
+
+    @admin.display(description=_("old → new verdict"))
+    def verdict_change(self, entry):
+        def word(correct):
+            return _("right") if correct else _("wrong")
+
+        return f"{word(entry.old_correct)} → {word(entry.new_correct)}"
+
+
+class UserCohortFilter(TaughtCohortFilter):
+    cohort_path = "cohorts"
+
+
+admin.site.unregister(get_user_model())
+
+
+@admin.register(get_user_model())
+class ScopedUserAdmin(ChangelistInputMixin, CohortScopedAdminMixin, UserAdmin):
+    """Django's user admin, limited for instructors to their cohorts' learners."""
+
+    scope_path = "pk"
+    list_filter = [*UserAdmin.list_filter, UserCohortFilter]
+
+    @method_decorator(sensitive_post_parameters())
+    def user_change_password(self, request, id, form_url=""):
+        """Django's page that sets another user's password, audited when it did."""
+        user = self.get_object(request, unquote(id)) if request.method == "POST" else None
+        response = super().user_change_password(request, id, form_url)
+        if user is not None:
+            old_hash = user.password
+            user.refresh_from_db(fields=["password"])
+            if user.password != old_hash:
+                audit_record(
+                    kind=AuditKind.PASSWORD_CHANGED,
+                    request=request,
+                    subject=user.get_username(),
+                    via="admin user page",
+                )
+        return response
+
+
+@admin.register(AuditEvent)
+class AuditEventAdmin(
+    ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
+):
+    """The audit log. An instructor sees only events of their cohorts' learners (and
+    their own): no one else's logins, failures or addresses."""
+
+    scope_path = "user"
+    list_display = ["created_at", "kind", "user", "subject", "ip_address", "detail"]
+    list_filter = ["kind"]
+    list_select_related = ["user"]
+    search_fields = ["subject", "user__username"]
+    date_hierarchy = "created_at"

@@ -1,0 +1,38 @@
+"""A cohort's learners and attempts, as the other selectors and the export read them."""
+
+from django.db import connection
+
+from progress.models import Attempt
+
+from ..models import Cohort
+
+
+def raw_rows(queryset) -> list[tuple]:
+    """A values_list queryset's rows, fetched without the ORM's converters."""
+    sql, params = queryset.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def cohort_learner_ids(cohort: Cohort):
+    """The cohort's learner ids as a subquery. Staff accounts (an instructor trying the
+    quizzes) are left out of every figure."""
+    return Cohort.learners.through.objects.filter(cohort=cohort, user__is_staff=False).values(
+        "user_id"
+    )
+
+
+def cohort_attempts(*, cohort: Cohort):
+    return Attempt.objects.filter(learner_id__in=cohort_learner_ids(cohort))
+
+
+def learner_attempts(*, cohort: Cohort, learner_id: int) -> list[Attempt]:
+    """Every attempt of one cohort member, newest first, with regrades."""
+    return list(
+        cohort_attempts(cohort=cohort)
+        .filter(learner_id=learner_id)
+        .select_related("question", "question__phase", "revision")
+        .prefetch_related("regrades")
+        .order_by("-id")
+    )
