@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db import connection
+from django.db.models import F
 
-from portal.sql import one, statement
+from portal import sql
 from quizzes.models import Phase, Question, QuestionRevision
 
 from .models import Draft, LearnerQuestion, ReviewCard
@@ -93,9 +93,7 @@ class PhasePage:
 
 
 def active_phase(number: int) -> Phase | None:
-    """`Phase.objects.active().filter(number=number).first()`, in SQL written once
-    (`portal.sql`): the ORM spends ~0.2 ms building it on every phase page."""
-    return one(Phase, "SELECT * FROM {table} WHERE number = %s AND retired_at IS NULL", [number])
+    return Phase.objects.active().filter(number=number).first()
 
 
 # Revisions are written once and never change, so a process keeps the ones it has
@@ -109,19 +107,16 @@ _REVISIONS_MAX = 4096
 def question_to_answer(code: str) -> Question | None:
     """The question `code` with its phase and current revision, as
     `Question.objects.select_related("phase", "current_revision").get(code=code)` gives
-    it (None when there is none), for the answer: two one-row queries written once in
-    SQL and the revision from this process's map, instead of the ORM building a
-    three-table query on every answer (~0.4 ms)."""
-    question = one(
-        Question,
-        "SELECT q.*, r.content_hash AS current_hash FROM {table} q "
-        "LEFT JOIN {revision} r ON r.id = q.current_revision_id WHERE q.code = %s",
-        [code],
-        revision=QuestionRevision,
+    it (None when there is none), for the answer: the revision, which never changes,
+    from this process's map once read (it holds the question's whole content)."""
+    question = (
+        Question.objects.select_related("phase")
+        .annotate(current_hash=F("current_revision__content_hash"))
+        .filter(code=code)
+        .first()
     )
     if question is None:
         return None
-    question.phase = one(Phase, "SELECT * FROM {table} WHERE id = %s", [question.phase_id])
     if question.current_revision_id is not None:
         key = (question.pk, question.current_revision_id, question.current_hash)
         revision = _REVISIONS.get(key)
@@ -141,18 +136,20 @@ class _Row(NamedTuple):
     kept: bool  # something was kept for it while logged out
 
 
-# The index's query, in SQL: Django builds the same query from FilteredRelations in
-# ~0.8 ms a request (three joins with conditions), thirty times what running it costs;
-# this text is built once. tests/progress/test_phase_paging.py checks it against the
-# ORM's answer on standings, drafts of both kinds and retired questions.
+# The index's query, in SQL (`portal.sql`): Django builds the same query from
+# FilteredRelations anew on every phase page (three joins with conditions), many times
+# what running it costs (docs/data-layer.md). tests/progress/test_phase_paging.py checks
+# it against the ORM's answer on standings, drafts of both kinds and retired questions.
 _ROWS_SQL = """
-SELECT q.code, s.latest_correct, d.id, k.id
-FROM {question} q
-LEFT JOIN {standing} s ON s.question_id = q.id AND s.learner_id = %s
-LEFT JOIN {draft} d ON d.question_id = q.id AND d.learner_id = %s AND NOT d.logged_out
-LEFT JOIN {draft} k ON k.question_id = q.id AND k.learner_id = %s AND k.logged_out
-WHERE q.phase_id = %s AND q.retired_at IS NULL
-ORDER BY q.position
+SELECT q.{table.code}, s.{standing.latest_correct}, d.{draft.id}, k.{draft.id}
+FROM {table} q
+LEFT JOIN {standing} s ON s.{standing.question} = q.{table.id} AND s.{standing.learner} = %s
+LEFT JOIN {draft} d ON d.{draft.question} = q.{table.id} AND d.{draft.learner} = %s
+    AND NOT d.{draft.logged_out}
+LEFT JOIN {draft} k ON k.{draft.question} = q.{table.id} AND k.{draft.learner} = %s
+    AND k.{draft.logged_out}
+WHERE q.{table.phase} = %s AND q.{table.retired_at} IS NULL
+ORDER BY q.{table.position}
 """
 
 
@@ -160,15 +157,16 @@ def _phase_rows(*, learner, phase: Phase) -> list[_Row]:
     """Every active question of `phase` in order, with the learner's latest effective
     verdict (the standing's, regrades included) and whether drafts wait on it: one
     query, one narrow row each (a draft is unique per learner, question and kind)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            statement(_ROWS_SQL, question=Question, standing=LearnerQuestion, draft=Draft),
-            [learner.pk, learner.pk, learner.pk, phase.pk],
-        )
-        rows = cursor.fetchall()
+    found = sql.rows(
+        Question,
+        _ROWS_SQL,
+        [learner.pk, learner.pk, learner.pk, phase.pk],
+        standing=LearnerQuestion,
+        draft=Draft,
+    )
     return [
         _Row(code, None if correct is None else bool(correct), draft is not None, kept is not None)
-        for code, correct, draft, kept in rows
+        for code, correct, draft, kept in found
     ]
 
 

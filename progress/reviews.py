@@ -18,8 +18,6 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from fsrs import Card, Rating, Scheduler
 
-from portal.sql import one
-
 from .models import Attempt, ReviewCard
 
 
@@ -50,10 +48,10 @@ def review_card_feed(*, attempt: Attempt) -> ReviewCard | None:
     """Rate the learner's card for the attempt's question if the answer is a review,
     making one on a first wrong answer. Called inside the transaction that stores the
     attempt."""
-    card = one(
-        ReviewCard,  # locked until the transaction ends, where the database locks rows
-        "SELECT * FROM {table} WHERE learner_id = %s AND question_id = %s{lock}",
-        [attempt.learner_id, attempt.question_id],
+    card = (  # locked until the transaction ends, where the database locks rows
+        ReviewCard.objects.select_for_update()
+        .filter(learner_id=attempt.learner_id, question_id=attempt.question_id)
+        .first()
     )
     if card is None:
         if attempt.correct:

@@ -10,14 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db import IntegrityError, connection, transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from portal.sql import insert, one, statement
+from portal import sql
+from portal.writes import write_transaction
 from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.grading.numeric import NumberRefused, number_read, plain
@@ -329,14 +330,11 @@ def _attempt_store(
         doubts=",".join(result.doubts)[:64],
     )
     try:
-        with transaction.atomic():
-            insert(attempt)  # attempt.save(), its INSERT built once (no signals)
+        with write_transaction(Attempt):
+            attempt.save()
             standing = _standing_add(attempt)
             card = review_card_feed(attempt=attempt)
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    statement(_DRAFTS_DELETE, table=Draft), [learner.pk, revision.question_id]
-                )
+            sql.write(Draft, _DRAFTS_DELETE, [learner.pk, revision.question_id])
     except IntegrityError:
         existing = Attempt.objects.filter(token=nonce, learner=learner).first()
         if existing is None:
@@ -385,24 +383,26 @@ def _standing_add(attempt: Attempt) -> LearnerQuestion:
     standing.latest_score = attempt.score
     standing.latest_pattern = attempt.pattern
     standing.ever_correct = standing.ever_correct or attempt.correct
-    with connection.cursor() as cursor:
-        cursor.execute(
-            statement(_STANDING_UPDATE, table=LearnerQuestion),
-            [
-                standing.attempts,
-                attempt.pk,
-                attempt.correct,
-                attempt.score,
-                attempt.pattern,
-                standing.ever_correct,
-                standing.pk,
-            ],
+    sql.write(
+        LearnerQuestion,
+        _STANDING_UPDATE,
+        [
+            standing.attempts,
+            attempt.pk,
+            attempt.correct,
+            attempt.score,
+            attempt.pattern,
+            standing.ever_correct,
+            standing.pk,
+        ],
+    )
+    if latest_change or ever_change:
+        sql.write(
+            LearnerPhase,
+            _COUNTS_MOVE,
+            [latest_change, ever_change, attempt.learner_id, attempt.question_id],
+            question=Question,
         )
-        if latest_change or ever_change:
-            cursor.execute(
-                statement(_COUNTS_MOVE, table=LearnerPhase, question=Question),
-                [latest_change, ever_change, attempt.learner_id, attempt.question_id],
-            )
     return standing
 
 
@@ -410,50 +410,54 @@ def _standing_locked(attempt: Attempt) -> LearnerQuestion | None:
     """The learner's standing on the attempt's question, locked until the transaction
     ends where the database locks rows (PostgreSQL; on SQLite the transaction holds
     the whole database), or None before a first answer."""
-    return one(
-        LearnerQuestion,
-        "SELECT * FROM {table} WHERE learner_id = %s AND question_id = %s{lock}",
-        [attempt.learner_id, attempt.question_id],
+    return (
+        LearnerQuestion.objects.select_for_update()
+        .filter(learner_id=attempt.learner_id, question_id=attempt.question_id)
+        .first()
     )
 
 
-# The statements every answer runs, as SQL built once per process (`portal.sql`): the
-# ORM took ~0.2 ms to build each of them on every answer, inside the write transaction
-# (which SQLite runs one at a time), several times what running them costs.
-# tests/progress/test_phase_totals.py and test_answer.py hold their results to counts
-# made from scratch.
+# The statements every answer runs inside its write transaction, in SQL (`portal.sql`):
+# the ORM builds each of them anew on every answer, and SQLite runs one write
+# transaction at a time (docs/data-layer.md). tests/progress/test_phase_totals.py and
+# test_answer.py hold their results to counts made from scratch.
 _STANDING_UPDATE = (
-    "UPDATE {table} SET attempts = %s, latest_attempt_id = %s, latest_correct = %s, "
-    "latest_score = %s, latest_pattern = %s, ever_correct = %s WHERE id = %s"
+    "UPDATE {table} SET {table.attempts} = %s, {table.latest_attempt} = %s, "
+    "{table.latest_correct} = %s, {table.latest_score} = %s, {table.latest_pattern} = %s, "
+    "{table.ever_correct} = %s WHERE {table.id} = %s"
 )
 # A retired question counts in no phase, as a recount leaves it out.
 _COUNTS_MOVE = (
-    "UPDATE {table} SET latest_right = latest_right + %s, ever_right = ever_right + %s "
-    "WHERE learner_id = %s AND phase_id IN "
-    "(SELECT phase_id FROM {question} WHERE id = %s AND retired_at IS NULL)"
+    "UPDATE {table} SET {table.latest_right} = {table.latest_right} + %s, "
+    "{table.ever_right} = {table.ever_right} + %s "
+    "WHERE {table.learner} = %s AND {table.phase} IN (SELECT {question.phase} FROM {question} "
+    "WHERE {question.id} = %s AND {question.retired_at} IS NULL)"
 )
 # A first answer makes the row or adds to it in one statement, so two at once both count.
 _COUNTS_ADD = (
-    "INSERT INTO {table} "
-    "(learner_id, phase_id, answered, first_right, latest_right, ever_right) "
-    "SELECT %s, phase_id, 1, %s, %s, %s FROM {question} WHERE id = %s AND retired_at IS NULL "
-    "ON CONFLICT (learner_id, phase_id) DO UPDATE SET answered = {table}.answered + 1, "
-    "first_right = {table}.first_right + excluded.first_right, "
-    "latest_right = {table}.latest_right + excluded.latest_right, "
-    "ever_right = {table}.ever_right + excluded.ever_right"
+    "INSERT INTO {table} ({table.learner}, {table.phase}, {table.answered}, "
+    "{table.first_right}, {table.latest_right}, {table.ever_right}) "
+    "SELECT %s, {question.phase}, 1, %s, %s, %s FROM {question} "
+    "WHERE {question.id} = %s AND {question.retired_at} IS NULL "
+    "ON CONFLICT ({table.learner}, {table.phase}) DO UPDATE SET "
+    "{table.answered} = {table}.{table.answered} + 1, "
+    "{table.first_right} = {table}.{table.first_right} + excluded.{table.first_right}, "
+    "{table.latest_right} = {table}.{table.latest_right} + excluded.{table.latest_right}, "
+    "{table.ever_right} = {table}.{table.ever_right} + excluded.{table.ever_right}"
 )
-_DRAFTS_DELETE = "DELETE FROM {table} WHERE learner_id = %s AND question_id = %s"
+_DRAFTS_DELETE = "DELETE FROM {table} WHERE {table.learner} = %s AND {table.question} = %s"
 
 
 def _phase_counts_add(attempt: Attempt) -> None:
     """Count a first answer into the learner's counts in the question's phase, leaving
     a retired question out, as a recount does."""
     right = int(attempt.correct)
-    with connection.cursor() as cursor:
-        cursor.execute(
-            statement(_COUNTS_ADD, table=LearnerPhase, question=Question),
-            [attempt.learner_id, right, right, right, attempt.question_id],
-        )
+    sql.write(
+        LearnerPhase,
+        _COUNTS_ADD,
+        [attempt.learner_id, right, right, right, attempt.question_id],
+        question=Question,
+    )
 
 
 def _phase_first_right_copy(standings) -> None:
@@ -580,9 +584,10 @@ def learner_question_rebuild(*, pairs=None) -> int:
 def draft_save(
     *, learner_id: int, question_id: int, answer: dict, logged_out: bool = False
 ) -> None:
-    Draft.objects.update_or_create(
-        learner_id=learner_id,
-        question_id=question_id,
-        logged_out=logged_out,
-        defaults={"answer": answer},
-    )
+    with write_transaction(Draft):
+        Draft.objects.update_or_create(
+            learner_id=learner_id,
+            question_id=question_id,
+            logged_out=logged_out,
+            defaults={"answer": answer},
+        )

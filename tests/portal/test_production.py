@@ -102,7 +102,7 @@ def test_healthz_checks_the_database_without_login(client):
 
 def test_sqlite_is_configured_for_concurrent_writers(settings):
     database = settings.DATABASES["default"]
-    if database["ENGINE"] != "portal.sqlite":
+    if database["ENGINE"] != "django.db.backends.sqlite3":
         pytest.skip("SQLite settings only")
 
     assert database["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
@@ -270,32 +270,19 @@ def test_gunicorn_started_from_the_project_uses_our_settings():
     assert settings["control_socket_disable"] == "True"
 
 
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("end", ["commit", "rollback"])
-def test_sqlite_write_transactions_hold_the_write_lock_until_they_end(tmp_path, end):
+def test_sqlite_write_transactions_hold_the_write_lock_until_they_end(tmp_path, monkeypatch, end):
+    """portal.writes.write_transaction() on an SQLite file: the file lock is held from
+    before BEGIN to the end of the transaction, and a nested one leaves it held."""
     import fcntl
 
-    from portal.sqlite.base import DatabaseWrapper
+    from portal import writes
+    from progress.models import Draft
 
-    name = tmp_path / "locks.sqlite3"
-    wrapper = DatabaseWrapper(
-        {
-            "ENGINE": "portal.sqlite",
-            "NAME": str(name),
-            "OPTIONS": {"transaction_mode": "IMMEDIATE", "timeout": 1},
-            "CONN_MAX_AGE": 0,
-            "CONN_HEALTH_CHECKS": False,
-            "AUTOCOMMIT": True,
-            "ATOMIC_REQUESTS": False,
-            "TIME_ZONE": None,
-            "USER": "",
-            "PASSWORD": "",
-            "HOST": "",
-            "PORT": "",
-            "TEST": {},
-        },
-        alias="locks",
-    )
-    probe = os.open(f"{name}.writelock", os.O_RDWR | os.O_CREAT)
+    path = str(tmp_path / "db.sqlite3.writelock")
+    monkeypatch.setattr(writes, "_lock_file", lambda using: path)
+    probe = os.open(path, os.O_RDWR | os.O_CREAT)
 
     def lock_is_free() -> bool:
         try:
@@ -305,19 +292,27 @@ def test_sqlite_write_transactions_hold_the_write_lock_until_they_end(tmp_path, 
         fcntl.flock(probe, fcntl.LOCK_UN)
         return True
 
+    class Undone(Exception):
+        pass
+
+    seen = []
     try:
-        free_before = lock_is_free()
-        wrapper.ensure_connection()
-        wrapper._start_transaction_under_autocommit()  # what atomic() does on SQLite
-        wrapper.cursor().execute("CREATE TABLE t (x int)")
-        held = not lock_is_free()
-        wrapper.commit() if end == "commit" else wrapper.rollback()
-        free_after = lock_is_free()
+        seen.append(lock_is_free())
+        try:
+            with writes.write_transaction(Draft):
+                seen.append(lock_is_free())
+                with writes.write_transaction(Draft):
+                    pass
+                seen.append(lock_is_free())
+                if end == "rollback":
+                    raise Undone
+        except Undone:
+            pass
+        seen.append(lock_is_free())
     finally:
         os.close(probe)
-        wrapper.close()
 
-    assert (free_before, held, free_after) == (True, True, True)
+    assert seen == [True, False, False, True]
 
 
 def test_django_request_warnings_hide_setup_and_invite_tokens():
