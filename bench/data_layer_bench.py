@@ -110,7 +110,7 @@ def main() -> None:
             ),
         ),
         "standing, locked (answer)": (
-            rolled_back(lambda: services._standing_locked(attempt)),
+            rolled_back(lambda: services.standing_locked(attempt)),
             rolled_back(standing_orm),
         ),
         "attempt insert (answer)": (

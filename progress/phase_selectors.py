@@ -22,7 +22,7 @@ from quizzes.models import Phase, Question, QuestionRevision
 
 from .models import Draft, LearnerQuestion, ReviewCard
 from .paging import page_href, page_of, question_href
-from .selectors import QuestionState, _drafts_attach, _standings, _standings_attach
+from .selectors import QuestionState, drafts_attach, learner_standings, standings_attach
 
 OPEN, RIGHT, WRONG = "open", "right", "wrong"
 
@@ -239,14 +239,16 @@ def phase_page(*, learner, phase: Phase, page: int = 1, holding: str | None = No
     # those are read, so a page nobody has touched costs no query beyond the index.
     answered = [q for q in ordered if rows[q.code].correct is not None]
     if answered:
-        _standings_attach(states=states, standings=_standings(learner=learner, questions=answered))
+        standings_attach(
+            states=states, standings=learner_standings(learner=learner, questions=answered)
+        )
         # The review cards, so that an answered card says when it comes back after a
         # reload too, not only in the answer's htmx reply.
         for card in ReviewCard.objects.filter(learner=learner, question__in=answered):
             states[card.question_id].card = card
     drafted = {q.pk: states[q.pk] for q in ordered if rows[q.code].draft or rows[q.code].kept}
     if drafted:
-        _drafts_attach(learner=learner, states=drafted)
+        drafts_attach(learner=learner, states=drafted)
     result = [states[q.pk] for q in ordered]
     for state, following in zip(result, result[1:], strict=False):
         state.next_code = following.question.code
