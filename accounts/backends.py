@@ -3,6 +3,8 @@
 from django.contrib.auth.backends import ModelBackend, UserModel
 from django.core.exceptions import PermissionDenied
 
+from portal import sql
+
 from .services import login_key
 from .throttle import device_account, login_attempt_begin, login_attempt_finish
 
@@ -34,3 +36,13 @@ class ThrottledModelBackend(ModelBackend):
             # account's own (throttle.py says why).
             request.known_device_for = user.get_username()
         return user
+
+    def get_user(self, user_id):
+        """ModelBackend.get_user (an inactive user is no user), the read of every
+        request made without the ORM building it (`portal.sql.read`)."""
+        user = sql.read(
+            UserModel,
+            "SELECT {columns} FROM {table} WHERE {table.pk} = %s",
+            [UserModel._meta.pk.to_python(user_id)],
+        )
+        return user if user is not None and self.user_can_authenticate(user) else None

@@ -2,7 +2,8 @@
 (docs/data-layer.md has the figures), through Django's public API only.
 
 A template names tables and columns through the models, never by hand: `{table}` is
-the table of `model`, `{table.field}` the column of its field `field`; any other
+the table of `model`, `{table.field}` the column of its field `field` (`{table.pk}` its
+primary key's), `{columns}` all its concrete fields' columns (for `read()`); any other
 `{name}` / `{name.field}` the same for the model passed as `name=`. A misspelt field
 fails when the statement is built (FieldDoesNotExist), and a renamed column follows
 the model. Names are quoted by the database's rules; values are always parameters.
@@ -10,9 +11,12 @@ The statement runs on the database the router gives the model (for reading or fo
 writing). Each use has a test that holds its result to the ORM's.
 """
 
+from datetime import UTC
 from functools import lru_cache
 
-from django.db import connections, router
+from django.conf import settings
+from django.db import connections, models, router
+from django.utils import timezone
 
 
 class _Names:
@@ -27,7 +31,21 @@ class _Names:
     def __getattr__(self, name: str) -> str:
         if name.startswith("_"):
             raise AttributeError(name)
-        return self._quote(self._model._meta.get_field(name).column)
+        meta = self._model._meta
+        return self._quote((meta.pk if name == "pk" else meta.get_field(name)).column)
+
+
+class _Columns:
+    """`{columns}`: the model's concrete fields' columns in order; `{columns:q}` each
+    qualified by the table alias `q`."""
+
+    def __init__(self, model, quote):
+        self._model, self._quote = model, quote
+
+    def __format__(self, alias: str) -> str:
+        prefix = f"{alias}." if alias else ""
+        fields = self._model._meta.concrete_fields
+        return ", ".join(prefix + self._quote(field.column) for field in fields)
 
 
 @lru_cache(maxsize=256)
@@ -35,7 +53,8 @@ def statement(template: str, using: str, model, **models) -> str:
     """`template` with the quoted table and column names of `model` and `models`."""
     quote = connections[using].ops.quote_name
     names = {name: _Names(other, quote) for name, other in models.items()}
-    return template.format(table=_Names(model, quote), **names)
+    columns = _Columns(model, quote)
+    return template.format(table=_Names(model, quote), columns=columns, **names)
 
 
 def rows(model, template: str, params, **models) -> list[tuple]:
@@ -66,3 +85,50 @@ def one(model, template: str, params, *, using: str | None = None, **models):
         **{name: quote(other._meta.db_table) for name, other in models.items()},
     )
     return next(iter(model.objects.using(using).raw(sql, params)), None)
+
+
+def read(model, template: str, params, **models):
+    """The `model` instance the statement reads, or None: the ORM's read without the
+    ORM building the query (docs/data-layer.md: the user and the phase, read on every
+    page). The statement selects `{columns}`, the model's concrete fields' columns in
+    order; each value is converted by its field's public conversion (`from_db_value`,
+    else `to_python`; a naive moment is UTC, as the ORM reads SQLite's) and the
+    instance made by `Model.from_db()`. Parameters are ints and strings, which every
+    driver takes as they are. tests/portal/test_sql.py holds it to the ORM's read."""
+    if any(isinstance(value, int) and not -(2**63) <= value < 2**63 for value in params):
+        # No integer column holds it (a fuzzed /phase/9223372036854775808/), and SQLite
+        # refuses to bind it: no row, as the ORM answers.
+        return None
+    using = router.db_for_read(model)
+    connection = connections[using]
+    with connection.cursor() as cursor:
+        cursor.execute(statement(template, using, model, **models), params)
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    names, converters = _conversion(model)
+    values = [convert(value, connection) for value, convert in zip(row, converters, strict=True)]
+    return model.from_db(using, names, values)
+
+
+@lru_cache(maxsize=64)
+def _conversion(model) -> tuple[list[str], list]:
+    """Per concrete field of `model`, in order: its attribute name and how a database
+    value becomes the field's Python value."""
+    fields = model._meta.concrete_fields
+    return [field.attname for field in fields], [_converter(field) for field in fields]
+
+
+def _converter(field):
+    if hasattr(field, "from_db_value"):
+        return lambda value, connection: field.from_db_value(value, None, connection)
+    if isinstance(field, models.DateTimeField):
+
+        def moment(value, connection):
+            value = field.to_python(value)
+            if value is not None and settings.USE_TZ and timezone.is_naive(value):
+                value = timezone.make_aware(value, UTC)
+            return value
+
+        return moment
+    return lambda value, connection: field.to_python(value)

@@ -93,7 +93,13 @@ class PhasePage:
 
 
 def active_phase(number: int) -> Phase | None:
-    return Phase.objects.active().filter(number=number).first()
+    """`Phase.objects.active().filter(number=number).first()` (`number` is unique), read
+    without the ORM building it on every phase page (`portal.sql.read`)."""
+    return sql.read(
+        Phase,
+        "SELECT {columns} FROM {table} WHERE {table.number} = %s AND {table.retired_at} IS NULL",
+        [number],
+    )
 
 
 # Revisions are written once and never change, so a process keeps the ones it has

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import FieldDoesNotExist
 from django.db import connection
 
-from portal.sql import one, rows, statement, write
+from portal.sql import one, read, rows, statement, write
 from quizzes.models import Phase, Question
 
 pytestmark = pytest.mark.django_db
@@ -77,3 +77,41 @@ def test_one_adapts_a_datetime_parameter(seeds_imported):
     read = one(Attempt, "SELECT * FROM {table} WHERE created_at >= %s", [attempt.created_at])
 
     assert read is not None and read.pk == attempt.pk and read.created_at == attempt.created_at
+
+
+def test_read_gives_what_the_orms_read_gives_for_every_kind_of_field(seeds_imported):
+    """Dates, booleans, JSON, floats, foreign keys and nulls come back with the ORM's
+    values and types, and the instance is a stored one."""
+    from progress.models import Attempt, ReviewCard
+    from progress.services import attempt_record
+    from tests.factories import UserFactory
+
+    question = Question.objects.get(code="q-10-01")
+    attempt_record(
+        learner=UserFactory(),
+        revision=question.current_revision,
+        nonce="n-1",
+        answer={"keys": ["A"]},  # wrong: a review card too
+        language="en",
+    )
+    for model in (Attempt, ReviewCard, Phase, type(UserFactory())):
+        expected = model.objects.order_by("pk").first()
+        assert expected is not None, model
+
+        found = read(model, "SELECT {columns} FROM {table} WHERE {table.pk} = %s", [expected.pk])
+
+        for field in model._meta.concrete_fields:
+            mine, theirs = getattr(found, field.attname), getattr(expected, field.attname)
+            assert mine == theirs, (model, field.name)
+            assert type(mine) is type(theirs), (model, field.name)
+        assert found._state.adding is False and found._state.db == "default"
+
+
+def test_read_qualifies_columns_and_answers_none_for_no_row_or_an_int_no_column_holds(
+    seeds_imported,
+):
+    template = "SELECT {columns:p} FROM {table} p WHERE p.{table.number} = %s"
+
+    assert read(Phase, template, [10]) == Phase.objects.get(number=10)
+    assert read(Phase, template, [999]) is None
+    assert read(Phase, template, [2**63]) is None
