@@ -4,7 +4,8 @@
 A template names tables and columns through the models, never by hand: `{table}` is
 the table of `model`, `{table.field}` the column of its field `field` (`{table.pk}` its
 primary key's), `{columns}` all its concrete fields' columns (for `read()`); any other
-`{name}` / `{name.field}` the same for the model passed as `name=`. A misspelt field
+`{name}` / `{name.field}` the same for the model passed as `name=`; `{lock}` is
+` FOR UPDATE` where the database locks rows (not SQLite). A misspelt field
 fails when the statement is built (FieldDoesNotExist), and a renamed column follows
 the model. Names are quoted by the database's rules; values are always parameters.
 The statement runs on the database the router gives the model (for reading or for
@@ -54,7 +55,9 @@ def statement(template: str, using: str, model, **models) -> str:
     quote = connections[using].ops.quote_name
     names = {name: _Names(other, quote) for name, other in models.items()}
     columns = _Columns(model, quote)
-    return template.format(table=_Names(model, quote), columns=columns, **names)
+    # SQLite has no row locks: its write transaction holds the whole database.
+    lock = "" if connections[using].vendor == "sqlite" else " FOR UPDATE"
+    return template.format(table=_Names(model, quote), columns=columns, lock=lock, **names)
 
 
 def rows(model, template: str, params, **models) -> list[tuple]:

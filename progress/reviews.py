@@ -18,6 +18,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from fsrs import Card, Rating, Scheduler
 
+from portal import sql
+
 from .models import Attempt, ReviewCard
 
 
@@ -48,10 +50,10 @@ def review_card_feed(*, attempt: Attempt) -> ReviewCard | None:
     """Rate the learner's card for the attempt's question if the answer is a review,
     making one on a first wrong answer. Called inside the transaction that stores the
     attempt."""
-    card = (  # locked until the transaction ends, where the database locks rows
-        ReviewCard.objects.select_for_update()
-        .filter(learner_id=attempt.learner_id, question_id=attempt.question_id)
-        .first()
+    card = sql.read(  # locked until the transaction ends, where the database locks rows
+        ReviewCard,
+        "SELECT {columns} FROM {table} WHERE {table.learner} = %s AND {table.question} = %s{lock}",
+        [attempt.learner_id, attempt.question_id],
     )
     if card is None:
         if attempt.correct:

@@ -79,17 +79,16 @@ def standing_locked(attempt: Attempt) -> LearnerQuestion | None:
     """The learner's standing on the attempt's question, locked until the transaction
     ends where the database locks rows (PostgreSQL; on SQLite the transaction holds
     the whole database), or None before a first answer."""
-    return (
-        LearnerQuestion.objects.select_for_update()
-        .filter(learner_id=attempt.learner_id, question_id=attempt.question_id)
-        .first()
-    )
+    return sql.read(LearnerQuestion, _STANDING_READ, [attempt.learner_id, attempt.question_id])
 
 
 # The statements every answer runs inside its write transaction, in SQL (`portal.sql`):
 # the ORM builds each of them anew on every answer, and SQLite runs one write
 # transaction at a time (docs/data-layer.md). tests/progress/test_phase_totals.py and
 # test_answer.py hold their results to counts made from scratch.
+_STANDING_READ = (
+    "SELECT {columns} FROM {table} WHERE {table.learner} = %s AND {table.question} = %s{lock}"
+)
 _STANDING_UPDATE = (
     "UPDATE {table} SET {table.attempts} = %s, {table.latest_attempt} = %s, "
     "{table.latest_correct} = %s, {table.latest_score} = %s, {table.latest_pattern} = %s, "
