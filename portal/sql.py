@@ -96,7 +96,8 @@ def read(model, template: str, params, **models):
     page). The statement selects `{columns}`, the model's concrete fields' columns in
     order; each value is converted by its field's public conversion (`from_db_value`,
     else `to_python`; a naive moment is UTC, as the ORM reads SQLite's) and the
-    instance made by `Model.from_db()`. Parameters are ints and strings, which every
+    instance made by `Model.from_db()`; columns the statement selects after those are set
+    as attributes, unconverted, by their names. Parameters are ints and strings, which every
     driver takes as they are. tests/portal/test_sql.py holds it to the ORM's read."""
     if any(isinstance(value, int) and not -(2**63) <= value < 2**63 for value in params):
         # No integer column holds it (a fuzzed /phase/9223372036854775808/), and SQLite
@@ -107,11 +108,17 @@ def read(model, template: str, params, **models):
     with connection.cursor() as cursor:
         cursor.execute(statement(template, using, model, **models), params)
         row = cursor.fetchone()
-    if row is None:
-        return None
+        if row is None:
+            return None
+        description = cursor.description
     names, converters = _conversion(model)
-    values = [convert(value, connection) for value, convert in zip(row, converters, strict=True)]
-    return model.from_db(using, names, values)
+    count = len(names)
+    extras = [column[0] for column in description[count:]]
+    values = [convert(value, connection) for value, convert in zip(row, converters, strict=False)]
+    instance = model.from_db(using, names, values)
+    for name, value in zip(extras, row[count:], strict=True):
+        setattr(instance, name, value)
+    return instance
 
 
 @lru_cache(maxsize=64)

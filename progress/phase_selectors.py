@@ -15,8 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db.models import F
-
 from portal import sql
 from quizzes.models import Phase, Question, QuestionRevision
 
@@ -113,16 +111,22 @@ _REVISIONS_MAX = 4096
 def question_to_answer(code: str) -> Question | None:
     """The question `code` with its phase and current revision, as
     `Question.objects.select_related("phase", "current_revision").get(code=code)` gives
-    it (None when there is none), for the answer: the revision, which never changes,
-    from this process's map once read (it holds the question's whole content)."""
-    question = (
-        Question.objects.select_related("phase")
-        .annotate(current_hash=F("current_revision__content_hash"))
-        .filter(code=code)
-        .first()
+    it (None when there is none), for the answer: two one-row reads
+    (`portal.sql.read`) and the revision, which never changes, from this process's map
+    once read, instead of the ORM building a three-table query on every answer."""
+    question = sql.read(
+        Question,
+        "SELECT {columns:q}, r.{revision.content_hash} AS current_hash FROM {table} q "
+        "LEFT JOIN {revision} r ON r.{revision.id} = q.{table.current_revision} "
+        "WHERE q.{table.code} = %s",
+        [code],
+        revision=QuestionRevision,
     )
     if question is None:
         return None
+    question.phase = sql.read(
+        Phase, "SELECT {columns} FROM {table} WHERE {table.id} = %s", [question.phase_id]
+    )
     if question.current_revision_id is not None:
         key = (question.pk, question.current_revision_id, question.current_hash)
         revision = _REVISIONS.get(key)

@@ -115,3 +115,11 @@ def test_read_qualifies_columns_and_answers_none_for_no_row_or_an_int_no_column_
     assert read(Phase, template, [10]) == Phase.objects.get(number=10)
     assert read(Phase, template, [999]) is None
     assert read(Phase, template, [2**63]) is None
+
+
+def test_read_sets_the_columns_after_the_models_as_attributes(seeds_imported):
+    found = read(
+        Phase, "SELECT {columns}, 41 + 1 AS extra FROM {table} WHERE {table.number} = %s", [10]
+    )
+
+    assert found == Phase.objects.get(number=10) and found.extra == 42

@@ -408,12 +408,12 @@ def test_htmx_answer_runs_fixed_queries(
     post_answer("q-10-01", choice=["A"])
     token = phase_token("q-10-01")
 
-    # session, user, question joined with its phase (the revision comes from the
-    # process's map); the attempt's savepoint: insert, standing (read, write),
+    # session, user, question and its phase (the revision comes from the process's
+    # map); the attempt's savepoint: insert, standing (read, write),
     # the learner's counts in the phase (wrong then right: the latest and ever-right
     # counts move), review card (read, write), drafts; then the phase's index for the
     # feedback and the out-of-band status line: nothing read again.
-    with django_assert_num_queries(12):
+    with django_assert_num_queries(13):
         response = post_answer("q-10-01", choice=["B"], token=token)
 
     assert response.status_code == 200
