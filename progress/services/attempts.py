@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from django.db import IntegrityError
+from django.db import IntegrityError, router, transaction
 
 from portal import sql
-from portal.writes import write_transaction
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import QuestionRevision
 
@@ -95,7 +94,7 @@ def attempt_store(
         doubts=",".join(result.doubts)[:64],
     )
     try:
-        with write_transaction(Attempt):
+        with transaction.atomic(using=router.db_for_write(Attempt)):
             attempt.save()
             standing = standing_add(attempt)
             card = review_card_feed(attempt=attempt)

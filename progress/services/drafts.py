@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-from portal.writes import write_transaction
-
 from ..models import Draft
 
 
 def draft_save(
     *, learner_id: int, question_id: int, answer: dict, logged_out: bool = False
 ) -> None:
-    with write_transaction(Draft):
-        Draft.objects.update_or_create(
-            learner_id=learner_id,
-            question_id=question_id,
-            logged_out=logged_out,
-            defaults={"answer": answer},
-        )
+    Draft.objects.update_or_create(
+        learner_id=learner_id,
+        question_id=question_id,
+        logged_out=logged_out,
+        defaults={"answer": answer},
+    )
