@@ -103,7 +103,9 @@ def read(model, template: str, params, **models):
         # No integer column holds it (a fuzzed /phase/9223372036854775808/), and SQLite
         # refuses to bind it: no row, as the ORM answers.
         return None
-    using = router.db_for_read(model)
+    # A locking read is part of a write: on the database written to.
+    locking = "{lock}" in template
+    using = router.db_for_write(model) if locking else router.db_for_read(model)
     connection = connections[using]
     with connection.cursor() as cursor:
         cursor.execute(statement(template, using, model, **models), params)

@@ -123,3 +123,22 @@ def test_read_sets_the_columns_after_the_models_as_attributes(seeds_imported):
     )
 
     assert found == Phase.objects.get(number=10) and found.extra == 42
+
+
+def test_a_locking_read_runs_on_the_database_written_to(seeds_imported, settings):
+    """With a router sending reads to a replica, `{lock}` reads still go where the
+    transaction writes."""
+
+    class Replica:
+        def db_for_read(self, model, **hints):
+            return "replica"
+
+        def db_for_write(self, model, **hints):
+            return "default"
+
+    settings.DATABASE_ROUTERS = [Replica()]
+
+    found = read(Phase, "SELECT {columns} FROM {table} WHERE {table.number} = %s{lock}", [10])
+
+    assert found == Phase.objects.using("default").get(number=10)
+    assert found._state.db == "default"
