@@ -1,7 +1,6 @@
 """Account pages: setup link, invite, language switch. Login, logout and password
 change are Django's own views with our templates (see urls.py)."""
 
-import inspect
 from urllib.parse import urlsplit
 
 from django.contrib import admin, messages
@@ -14,10 +13,10 @@ from django.urls import Resolver404, resolve, reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST
 
 from audit.enums import AuditKind
 from audit.services import audit_record
+from portal.http import require_http_methods, require_POST
 
 from .enums import Language
 from .forms import (
@@ -96,16 +95,12 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 
 def _answers_get(view) -> bool:
     """Whether a resolved view answers GET. Class-based views say so; function views
-    wrapped by Django's require_http_methods keep the allowed list in a closure."""
+    restricted by portal.http's decorators carry the methods they allow."""
     view_class = getattr(view, "view_class", None)
     if view_class is not None:
         return "get" in view_class.http_method_names and hasattr(view_class, "get")
-    while view is not None:
-        allowed = inspect.getclosurevars(view).nonlocals.get("request_method_list")
-        if allowed is not None and "GET" not in allowed:
-            return False
-        view = getattr(view, "__wrapped__", None)
-    return True
+    allowed = getattr(view, "allowed_methods", None)
+    return allowed is None or "GET" in allowed
 
 
 def _page_to_return_to(request: HttpRequest, next_url: str) -> str:

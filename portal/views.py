@@ -5,7 +5,8 @@ from django.contrib.auth.decorators import login_not_required
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+
+from portal.http import require_GET
 
 
 @login_not_required

@@ -15,14 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from django.db import connection
-
-from portal.sql import one, statement
+from portal import sql
 from quizzes.models import Phase, Question, QuestionRevision
 
 from .models import Draft, LearnerQuestion, ReviewCard
 from .paging import page_href, page_of, question_href
-from .selectors import QuestionState, _drafts_attach, _standings, _standings_attach
+from .selectors import QuestionState, drafts_attach, learner_standings, standings_attach
 
 OPEN, RIGHT, WRONG = "open", "right", "wrong"
 
@@ -93,9 +91,13 @@ class PhasePage:
 
 
 def active_phase(number: int) -> Phase | None:
-    """`Phase.objects.active().filter(number=number).first()`, in SQL written once
-    (`portal.sql`): the ORM spends ~0.2 ms building it on every phase page."""
-    return one(Phase, "SELECT * FROM {table} WHERE number = %s AND retired_at IS NULL", [number])
+    """`Phase.objects.active().filter(number=number).first()` (`number` is unique), read
+    without the ORM building it on every phase page (`portal.sql.read`)."""
+    return sql.read(
+        Phase,
+        "SELECT {columns} FROM {table} WHERE {table.number} = %s AND {table.retired_at} IS NULL",
+        [number],
+    )
 
 
 # Revisions are written once and never change, so a process keeps the ones it has
@@ -109,19 +111,22 @@ _REVISIONS_MAX = 4096
 def question_to_answer(code: str) -> Question | None:
     """The question `code` with its phase and current revision, as
     `Question.objects.select_related("phase", "current_revision").get(code=code)` gives
-    it (None when there is none), for the answer: two one-row queries written once in
-    SQL and the revision from this process's map, instead of the ORM building a
-    three-table query on every answer (~0.4 ms)."""
-    question = one(
+    it (None when there is none), for the answer: two one-row reads
+    (`portal.sql.read`) and the revision, which never changes, from this process's map
+    once read, instead of the ORM building a three-table query on every answer."""
+    question = sql.read(
         Question,
-        "SELECT q.*, r.content_hash AS current_hash FROM {table} q "
-        "LEFT JOIN {revision} r ON r.id = q.current_revision_id WHERE q.code = %s",
+        "SELECT {columns:q}, r.{revision.content_hash} AS current_hash FROM {table} q "
+        "LEFT JOIN {revision} r ON r.{revision.id} = q.{table.current_revision} "
+        "WHERE q.{table.code} = %s",
         [code],
         revision=QuestionRevision,
     )
     if question is None:
         return None
-    question.phase = one(Phase, "SELECT * FROM {table} WHERE id = %s", [question.phase_id])
+    question.phase = sql.read(
+        Phase, "SELECT {columns} FROM {table} WHERE {table.id} = %s", [question.phase_id]
+    )
     if question.current_revision_id is not None:
         key = (question.pk, question.current_revision_id, question.current_hash)
         revision = _REVISIONS.get(key)
@@ -141,18 +146,20 @@ class _Row(NamedTuple):
     kept: bool  # something was kept for it while logged out
 
 
-# The index's query, in SQL: Django builds the same query from FilteredRelations in
-# ~0.8 ms a request (three joins with conditions), thirty times what running it costs;
-# this text is built once. tests/progress/test_phase_paging.py checks it against the
-# ORM's answer on standings, drafts of both kinds and retired questions.
+# The index's query, in SQL (`portal.sql`): Django builds the same query from
+# FilteredRelations anew on every phase page (three joins with conditions), many times
+# what running it costs (docs/data-layer.md). tests/progress/test_phase_paging.py checks
+# it against the ORM's answer on standings, drafts of both kinds and retired questions.
 _ROWS_SQL = """
-SELECT q.code, s.latest_correct, d.id, k.id
-FROM {question} q
-LEFT JOIN {standing} s ON s.question_id = q.id AND s.learner_id = %s
-LEFT JOIN {draft} d ON d.question_id = q.id AND d.learner_id = %s AND NOT d.logged_out
-LEFT JOIN {draft} k ON k.question_id = q.id AND k.learner_id = %s AND k.logged_out
-WHERE q.phase_id = %s AND q.retired_at IS NULL
-ORDER BY q.position
+SELECT q.{table.code}, s.{standing.latest_correct}, d.{draft.id}, k.{draft.id}
+FROM {table} q
+LEFT JOIN {standing} s ON s.{standing.question} = q.{table.id} AND s.{standing.learner} = %s
+LEFT JOIN {draft} d ON d.{draft.question} = q.{table.id} AND d.{draft.learner} = %s
+    AND NOT d.{draft.logged_out}
+LEFT JOIN {draft} k ON k.{draft.question} = q.{table.id} AND k.{draft.learner} = %s
+    AND k.{draft.logged_out}
+WHERE q.{table.phase} = %s AND q.{table.retired_at} IS NULL
+ORDER BY q.{table.position}
 """
 
 
@@ -160,15 +167,16 @@ def _phase_rows(*, learner, phase: Phase) -> list[_Row]:
     """Every active question of `phase` in order, with the learner's latest effective
     verdict (the standing's, regrades included) and whether drafts wait on it: one
     query, one narrow row each (a draft is unique per learner, question and kind)."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            statement(_ROWS_SQL, question=Question, standing=LearnerQuestion, draft=Draft),
-            [learner.pk, learner.pk, learner.pk, phase.pk],
-        )
-        rows = cursor.fetchall()
+    found = sql.rows(
+        Question,
+        _ROWS_SQL,
+        [learner.pk, learner.pk, learner.pk, phase.pk],
+        standing=LearnerQuestion,
+        draft=Draft,
+    )
     return [
         _Row(code, None if correct is None else bool(correct), draft is not None, kept is not None)
-        for code, correct, draft, kept in rows
+        for code, correct, draft, kept in found
     ]
 
 
@@ -241,14 +249,16 @@ def phase_page(*, learner, phase: Phase, page: int = 1, holding: str | None = No
     # those are read, so a page nobody has touched costs no query beyond the index.
     answered = [q for q in ordered if rows[q.code].correct is not None]
     if answered:
-        _standings_attach(states=states, standings=_standings(learner=learner, questions=answered))
+        standings_attach(
+            states=states, standings=learner_standings(learner=learner, questions=answered)
+        )
         # The review cards, so that an answered card says when it comes back after a
         # reload too, not only in the answer's htmx reply.
         for card in ReviewCard.objects.filter(learner=learner, question__in=answered):
             states[card.question_id].card = card
     drafted = {q.pk: states[q.pk] for q in ordered if rows[q.code].draft or rows[q.code].kept}
     if drafted:
-        _drafts_attach(learner=learner, states=drafted)
+        drafts_attach(learner=learner, states=drafted)
     result = [states[q.pk] for q in ordered]
     for state, following in zip(result, result[1:], strict=False):
         state.next_code = following.question.code

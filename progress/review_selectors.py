@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from .models import ReviewCard
 from .reviews import day_end, day_start
-from .selectors import QuestionState, _drafts_attach
+from .selectors import QuestionState, drafts_attach
 
 
 @dataclass
@@ -79,7 +79,7 @@ def review_session(*, learner) -> ReviewSession:
     state = None
     if first is not None:
         state = QuestionState(question=first.question, context="reviews")
-        _drafts_attach(learner=learner, states={first.question_id: state})
+        drafts_attach(learner=learner, states={first.question_id: state})
     session = ReviewSession(state, counts["done"], counts["right"], counts["due"])
     if state is None:
         session.next_due = next_review_due(learner=learner)

@@ -18,7 +18,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from fsrs import Card, Rating, Scheduler
 
-from portal.sql import one
+from portal import sql
 
 from .models import Attempt, ReviewCard
 
@@ -50,9 +50,9 @@ def review_card_feed(*, attempt: Attempt) -> ReviewCard | None:
     """Rate the learner's card for the attempt's question if the answer is a review,
     making one on a first wrong answer. Called inside the transaction that stores the
     attempt."""
-    card = one(
-        ReviewCard,  # locked until the transaction ends, where the database locks rows
-        "SELECT * FROM {table} WHERE learner_id = %s AND question_id = %s{lock}",
+    card = sql.read(  # locked until the transaction ends, where the database locks rows
+        ReviewCard,
+        "SELECT {columns} FROM {table} WHERE {table.learner} = %s AND {table.question} = %s{lock}",
         [attempt.learner_id, attempt.question_id],
     )
     if card is None:

@@ -12,11 +12,11 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils.translation import get_language
-from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 from django_htmx.middleware import HtmxDetails
 
 from portal.errors import error_response
+from portal.http import require_GET, require_POST
 from quizzes.models import Question
 
 from .context_processors import reviews_due_reviewed

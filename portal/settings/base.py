@@ -157,9 +157,8 @@ DATABASES = {
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL lets readers and one writer work at once; IMMEDIATE takes the write lock at
-    # the start of a transaction, so concurrent writers queue instead of failing.
-    # Django's backend, with writers queued on a file lock (see portal/sqlite/base.py).
-    DATABASES["default"]["ENGINE"] = "portal.sqlite"
+    # the start of a transaction, so concurrent writers queue instead of failing
+    # (docs/data-layer.md: a file lock queueing them no longer paid).
     DATABASES["default"]["OPTIONS"] = {
         "transaction_mode": "IMMEDIATE",
         "timeout": 20,

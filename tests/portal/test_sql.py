@@ -1,25 +1,48 @@
-"""portal.sql: quoted table names, the row lock where the database has one."""
+"""portal.sql: table and column names from the models, quoted; the router's database."""
 
 import pytest
+from django.core.exceptions import FieldDoesNotExist
 from django.db import connection
 
-from portal.sql import one, statement
+from portal.sql import one, read, rows, statement, write
 from quizzes.models import Phase, Question
 
 pytestmark = pytest.mark.django_db
 
 
-def test_statement_quotes_the_models_tables_and_locks_only_where_rows_lock():
+def test_statement_takes_tables_and_columns_from_the_models_quoted():
     sql = statement(
-        "SELECT 1 FROM {table} JOIN {other} ON 1 = 1{lock}", table=Phase, other=Question
+        "SELECT {table.title_en}, {other.phase} FROM {table} JOIN {other} ON 1 = 1",
+        "default",
+        Phase,
+        other=Question,
     )
 
     quote = connection.ops.quote_name
-    lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-    assert (
-        sql
-        == f"SELECT 1 FROM {quote('quizzes_phase')} JOIN {quote('quizzes_question')} ON 1 = 1{lock}"
+    assert sql == (
+        f"SELECT {quote('title_en')}, {quote('phase_id')} "
+        f"FROM {quote('quizzes_phase')} JOIN {quote('quizzes_question')} ON 1 = 1"
     )
+
+
+def test_statement_refuses_a_field_the_model_does_not_have():
+    with pytest.raises(FieldDoesNotExist):
+        statement("SELECT {table.latest_attempt_id} FROM {table}", "default", Phase)
+
+
+def test_rows_and_write_run_on_the_models_database(seeds_imported):
+    number = Phase.objects.get(number=10).number
+
+    changed = write(
+        Phase,
+        "UPDATE {table} SET {table.title_en} = %s WHERE {table.number} = %s",
+        ["Renamed", number],
+    )
+    found = rows(Phase, "SELECT {table.number} FROM {table} WHERE {table.number} = %s", [number])
+
+    assert changed == 1
+    assert found == [(10,)]
+    assert Phase.objects.get(number=10).title_en == "Renamed"
 
 
 def test_one_reads_the_first_instance_or_none(seeds_imported):
@@ -30,10 +53,36 @@ def test_one_reads_the_first_instance_or_none(seeds_imported):
     assert one(Phase, "SELECT * FROM {table} WHERE number = %s", [999]) is None
 
 
-def test_one_converts_every_kind_of_field_as_the_orm_does(seeds_imported):
-    """Dates, booleans, JSON, decimals-as-floats and nulls come back as the ORM's own
-    read gives them, and a column that is no field is kept as an attribute."""
+def test_one_adapts_a_datetime_parameter(seeds_imported):
+    """An aware datetime parameter is adapted, so it compares with stored dates on
+    SQLite too (the session store reads by expiry)."""
     from progress.models import Attempt
+    from tests.factories import UserFactory
+
+    question = Question.objects.get(code="q-10-01")
+    attempt = Attempt.objects.create(
+        learner=UserFactory(),
+        question=question,
+        revision=question.current_revision,
+        token="t-1",
+        answer={"keys": ["A"]},
+        correct=False,
+        score=0.0,
+        partial=0.0,
+        feedback={},
+        pattern="A",
+        language="en",
+    )
+
+    read = one(Attempt, "SELECT * FROM {table} WHERE created_at >= %s", [attempt.created_at])
+
+    assert read is not None and read.pk == attempt.pk and read.created_at == attempt.created_at
+
+
+def test_read_gives_what_the_orms_read_gives_for_every_kind_of_field(seeds_imported):
+    """Dates, booleans, JSON, floats, foreign keys and nulls come back with the ORM's
+    values and types, and the instance is a stored one."""
+    from progress.models import Attempt, ReviewCard
     from progress.services import attempt_record
     from tests.factories import UserFactory
 
@@ -42,116 +91,54 @@ def test_one_converts_every_kind_of_field_as_the_orm_does(seeds_imported):
         learner=UserFactory(),
         revision=question.current_revision,
         nonce="n-1",
-        answer={"keys": ["B"]},
+        answer={"keys": ["A"]},  # wrong: a review card too
         language="en",
     )
-    expected = Attempt.objects.get()
+    for model in (Attempt, ReviewCard, Phase, type(UserFactory())):
+        expected = model.objects.order_by("pk").first()
+        assert expected is not None, model
 
-    read = one(Attempt, "SELECT *, 41 + 1 AS extra FROM {table} WHERE {pk} = %s", [expected.pk])
+        found = read(model, "SELECT {columns} FROM {table} WHERE {table.pk} = %s", [expected.pk])
 
-    for field in Attempt._meta.concrete_fields:
-        assert getattr(read, field.attname) == getattr(expected, field.attname), field.name
-        assert type(getattr(read, field.attname)) is type(getattr(expected, field.attname))
-    assert read.extra == 42
-    assert read._state.adding is False and read._state.db == "default"
-
-
-def test_one_refuses_a_statement_without_the_primary_key(seeds_imported):
-    with pytest.raises(ValueError, match="primary key"):
-        one(Phase, "SELECT number FROM {table}", [])
+        for field in model._meta.concrete_fields:
+            mine, theirs = getattr(found, field.attname), getattr(expected, field.attname)
+            assert mine == theirs, (model, field.name)
+            assert type(mine) is type(theirs), (model, field.name)
+        assert found._state.adding is False and found._state.db == "default"
 
 
-def _attempt(learner, question, token):
-    from progress.models import Attempt
+def test_read_qualifies_columns_and_answers_none_for_no_row_or_an_int_no_column_holds(
+    seeds_imported,
+):
+    template = "SELECT {columns:p} FROM {table} p WHERE p.{table.number} = %s"
 
-    return Attempt(
-        learner=learner,
-        question=question,
-        revision=question.current_revision,
-        token=token,
-        answer={"keys": ["A", "C"]},
-        correct=False,
-        score=0.25,
-        partial=0.5,
-        feedback={"right_picks": ["A"], "wrong_picks": ["C"]},
-        pattern="AC",
-        language="es",
+    assert read(Phase, template, [10]) == Phase.objects.get(number=10)
+    assert read(Phase, template, [999]) is None
+    assert read(Phase, template, [2**63]) is None
+
+
+def test_read_sets_the_columns_after_the_models_as_attributes(seeds_imported):
+    found = read(
+        Phase, "SELECT {columns}, 41 + 1 AS extra FROM {table} WHERE {table.number} = %s", [10]
     )
 
-
-def test_insert_stores_what_save_stores_and_the_key_the_database_gave(seeds_imported):
-    from portal.sql import insert
-    from progress.models import Attempt
-    from tests.factories import UserFactory
-
-    learner, question = UserFactory(), Question.objects.get(code="q-10-01")
-    saved = _attempt(learner, question, "by-save")
-    saved.save()
-    inserted = _attempt(learner, question, "by-insert")
-
-    insert(inserted)
-
-    assert inserted.pk is not None and inserted.pk != saved.pk
-    assert inserted._state.adding is False and inserted._state.db == "default"
-    stored, expected = Attempt.objects.get(pk=inserted.pk), Attempt.objects.get(pk=saved.pk)
-    for field in Attempt._meta.concrete_fields:
-        if field.name not in ("id", "token", "created_at"):
-            assert getattr(stored, field.attname) == getattr(expected, field.attname), field.name
-    assert stored.created_at == inserted.created_at
+    assert found == Phase.objects.get(number=10) and found.extra == 42
 
 
-def test_insert_refuses_a_repeated_unique_value_and_writes_nothing(seeds_imported):
-    from django.db import IntegrityError, transaction
+def test_a_locking_read_runs_on_the_database_written_to(seeds_imported, settings):
+    """With a router sending reads to a replica, `{lock}` reads still go where the
+    transaction writes."""
 
-    from portal.sql import insert
-    from progress.models import Attempt
-    from tests.factories import UserFactory
+    class Replica:
+        def db_for_read(self, model, **hints):
+            return "replica"
 
-    learner, question = UserFactory(), Question.objects.get(code="q-10-01")
-    insert(_attempt(learner, question, "once"))
+        def db_for_write(self, model, **hints):
+            return "default"
 
-    with pytest.raises(IntegrityError), transaction.atomic():
-        insert(_attempt(learner, question, "once"))
+    settings.DATABASE_ROUTERS = [Replica()]
 
-    assert Attempt.objects.count() == 1
+    found = read(Phase, "SELECT {columns} FROM {table} WHERE {table.number} = %s{lock}", [10])
 
-
-def test_nothing_listens_to_the_saves_insert_skips():
-    """insert() sends no save signals: a receiver added for these models would miss
-    every answer, so this fails first."""
-    from django.db.models.signals import post_save, pre_save
-
-    from progress.models import Attempt
-
-    for model in (Attempt,):
-        assert not pre_save.has_listeners(model) and not post_save.has_listeners(model)
-
-
-def test_one_reads_a_repeated_column_once_and_adapts_its_parameters(seeds_imported):
-    """As raw() does: the first of two like-named columns counts, and an aware
-    datetime parameter is adapted, so it compares with stored dates on SQLite too."""
-    from progress.models import Attempt
-    from tests.factories import UserFactory
-
-    attempt = _attempt(UserFactory(), Question.objects.get(code="q-10-01"), "t-1")
-    attempt.save()
-
-    read = one(
-        Attempt,
-        "SELECT *, 'other' AS pattern FROM {table} WHERE created_at >= %s",
-        [attempt.created_at],
-    )
-
-    assert read is not None and read.pk == attempt.pk
-    assert read.pattern == "AC" and read.created_at == attempt.created_at
-
-
-def test_insert_refuses_a_row_already_stored(seeds_imported):
-    from portal.sql import insert
-    from tests.factories import UserFactory
-
-    attempt = _attempt(UserFactory(), Question.objects.get(code="q-10-01"), "t-1")
-    attempt.save()
-
-    with pytest.raises(ValueError, match="new rows only"):
-        insert(attempt)
+    assert found == Phase.objects.using("default").get(number=10)
+    assert found._state.db == "default"

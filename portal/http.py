@@ -1,0 +1,18 @@
+"""Django's method-restricting view decorators, each leaving the methods it allows on
+the view (`view.allowed_methods`), so other code can ask a resolved view whether it
+answers GET without reading the decorator's closure (accounts.views._answers_get)."""
+
+from django.views.decorators import http
+
+
+def require_http_methods(methods):
+    def decorator(view):
+        restricted = http.require_http_methods(methods)(view)
+        restricted.allowed_methods = frozenset(methods)
+        return restricted
+
+    return decorator
+
+
+require_GET = require_http_methods(["GET"])
+require_POST = require_http_methods(["POST"])

@@ -1,0 +1,273 @@
+"""A question card's state on the learner's pages: what was answered, how it was
+judged, what the feedback shows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.utils import formats, timezone, translation
+from django.utils.translation import gettext as _
+
+from quizzes.grading import highlight_html
+from quizzes.models import Question, QuestionRevision
+
+from ..models import (
+    Attempt,
+    Regrade,
+    ReviewCard,
+    Verdict,
+)
+from ..paging import again_href
+
+
+@dataclass(frozen=True)
+class OptionFeedback:
+    key: str
+    text: dict
+    picked: bool
+    correct: bool
+    multi: bool = False  # of a question with several right options
+
+    @property
+    def css(self) -> str:
+        if self.picked:
+            return "right-pick" if self.correct else "wrong-pick"
+        return "missed-key" if self.correct else ""
+
+    @property
+    def note(self) -> str:
+        """What the feedback says beside the option, if anything."""
+        if self.picked:
+            return _("your pick, right") if self.correct else _("your pick, wrong")
+        if self.correct:
+            return _("right, not picked") if self.multi else _("the right answer")
+        return ""
+
+
+@dataclass(frozen=True)
+class MentionFeedback:
+    alternatives: list[str]
+    status: str  # "found" | "missed" | "negated"
+    typos: tuple[tuple[str, str], ...] = ()
+    negative: bool = False  # found through a negatively phrased alternative
+
+    @property
+    def found(self) -> bool:
+        return self.status == "found"
+
+    @property
+    def label(self) -> str:
+        return " / ".join(self.alternatives)
+
+
+def _runs(text: str, spans) -> list[tuple[int, int]]:
+    """The grader's spans (one per word, possibly overlapping) joined into the runs of
+    text they cover: "2 Sigma", not "2" and "Sigma"; words apart stay apart."""
+    runs: list[list[int]] = []
+    for start, end in sorted((int(a), int(b)) for a, b in spans):
+        if runs and not text[runs[-1][1] : start].strip():
+            runs[-1][1] = max(runs[-1][1], end)
+        else:
+            runs.append([start, end])
+    return [(start, end) for start, end in runs]
+
+
+@dataclass
+class QuestionState:
+    question: Question
+    tries: int = 0
+    latest: Attempt | None = None
+    draft: dict | None = None
+    # What was sent for this question while the session had expired, kept apart from
+    # the learner's own draft until the learner checks it and sends it.
+    kept: dict | None = None
+    next_code: str | None = None
+    # Where "Next question" goes when the next question is on another page of the phase.
+    next_url: str = ""
+    # Set by the view for a question whose form is shown.
+    token: str = ""
+    show_form: bool = False
+    error: str = ""
+    # The revision the form shows: the current one, unless a form of an older
+    # revision is shown again with the learner's input (its token names that one).
+    form_revision: QuestionRevision | None = None
+    # The learner's review card for the question, where the feedback says when it
+    # comes back (loaded for the answer's feedback only).
+    card: ReviewCard | None = None
+    # What the form starts from when nothing was kept: the previous free answer.
+    prefill: dict | None = None
+    # The regrade or override that stands on the latest attempt, if any.
+    verdict_entry: Regrade | None = None
+    # Whether an instructor has confirmed or overridden the latest attempt's verdict
+    # (read only where the grader was unsure of it).
+    checked: bool = False
+
+    @property
+    def grading(self) -> dict:
+        """What the grader found (picks, mentions), as it now stands."""
+        entry = self.verdict_entry
+        if entry is not None and entry.new_feedback:
+            return entry.new_feedback
+        return self.latest.feedback
+
+    @property
+    def partial(self) -> float:
+        entry = self.verdict_entry
+        if entry is not None and entry.new_partial is not None:
+            return entry.new_partial
+        return self.latest.partial
+
+    @property
+    def verdict(self) -> Verdict | None:
+        """The latest attempt's effective verdict: what every page shows."""
+        if self.latest is None:
+            return None
+        return self.latest.verdict_from(self.verdict_entry)
+
+    @property
+    def provisional(self) -> bool:
+        """The grader was unsure of the latest verdict and no instructor has looked at
+        it yet: the learner is told it may be revised."""
+        return self.latest is not None and bool(self.latest.doubts) and not self.checked
+
+    @property
+    def review_note(self) -> dict | None:
+        """When the question comes back for review, and whether this answer was a
+        review or practice (a card rates one answer a day, when due)."""
+        card, attempt = self.card, self.latest
+        if card is None or attempt is None or card.learned_at is not None:
+            return {"learned": True} if card is not None and card.learned_at else None
+        due_day = timezone.localdate(card.due)
+        return {
+            "rated": card.scheduled_by(attempt),
+            "days": max((due_day - timezone.localdate()).days, 0),
+            "due": card.due,
+        }
+
+    # "reviews" when shown on the reviews page: "next" then means the next due card.
+    context: str = ""
+
+    @property
+    def next_href(self) -> str:
+        return self.next_url or f"#{self.next_code}"
+
+    @property
+    def revision(self):
+        return self.form_revision or self.question.current_revision
+
+    @property
+    def form_answer(self) -> dict | None:
+        """What the form is filled with: what was kept while logged out (the newest
+        typing, shown with a note to check it), else the learner's draft, else the
+        previous answer when answering again."""
+        return self.kept or self.draft or self.prefill
+
+    @property
+    def again_href(self) -> str:
+        return again_href(phase_number=self.question.phase.number, code=self.question.code)
+
+    @property
+    def graded_revision(self):
+        """The revision whose key the standing verdict applied: a regrade's newer one,
+        else the one the learner answered. Feedback reads its key from here."""
+        entry = self.verdict_entry
+        if entry is not None and entry.revision_id:
+            return entry.revision
+        return self.latest.revision
+
+    @property
+    def options_feedback(self) -> list[OptionFeedback]:
+        """The latest attempt's revision's options, each with whether it was picked."""
+        if self.latest is None:
+            return []
+        picked = set(self.latest.keys)
+        right = {o["key"] for o in self.graded_revision.options if o.get("correct")}
+        multi = self.latest.revision.is_multi
+        return [
+            OptionFeedback(o["key"], o["text"], o["key"] in picked, o["key"] in right, multi)
+            for o in self.latest.revision.options
+        ]
+
+    @property
+    def mentions_feedback(self) -> list[MentionFeedback]:
+        if self.latest is None:
+            return []
+        feedback = self.grading
+        details = feedback.get("mentions") or []
+        found = set(feedback.get("found", []))
+        result = []
+        for index, alternatives in enumerate(self.graded_revision.expected):
+            if index < len(details):  # graded by a matcher that explains itself
+                detail = details[index]
+                typos = tuple(tuple(pair) for pair in detail.get("typos", []))
+                result.append(
+                    MentionFeedback(
+                        list(alternatives), detail["status"], typos, detail.get("negative", False)
+                    )
+                )
+            else:
+                status = "found" if index in found else "missed"
+                result.append(MentionFeedback(list(alternatives), status))
+        return result
+
+    @property
+    def answer_marked(self) -> str:
+        """The learner's free answer, escaped, with the words that matched marked."""
+        feedback = self.grading
+        spans = [
+            tuple(span)
+            for item in [*feedback.get("mentions", []), *feedback.get("rejected", [])]
+            for span in item.get("spans", [])
+        ]
+        return highlight_html(text=self.latest.text, spans=spans)
+
+    @property
+    def rejected(self) -> list[str]:
+        """What made the answer wrong, in the learner's own words (the grader's spans
+        into their text), else the key's phrasing of it."""
+        text = self.latest.text
+        quoted = []
+        for item in self.grading.get("rejected", []):
+            words = " … ".join(text[start:end] for start, end in _runs(text, item.get("spans", [])))
+            quoted.append(words or item["alternative"])
+        return quoted
+
+    @property
+    def partial_parts(self) -> dict[str, int]:
+        """A multiple-answer score explained: right picks − wrong picks, of the right keys."""
+        right = len(self.grading.get("right_picks", []))
+        wrong = len(self.grading.get("wrong_picks", []))
+        total = len(self.graded_revision.correct_keys)
+        return {"right": right, "wrong": wrong, "net": max(right - wrong, 0), "total": total}
+
+    @property
+    def numeric_feedback(self) -> dict[str, str]:
+        """A numeric answer as read and the key that graded it, in the viewer's language
+        and number format: {"read", "right", "tolerance", "low", "high"} ("3,5 GB",
+        "14 GB", "8 %"...); "tolerance" is "" when only the exact value is right."""
+        revision, value = self.graded_revision, self.latest.answer.get("value")
+        key = revision.numeric_key
+        unit = revision.unit(translation.get_language() or "en")
+
+        def shown(number: Decimal) -> str:
+            text = formats.number_format(number.normalize(), use_l10n=True)
+            return f"{text} {unit}" if unit else text
+
+        feedback = {
+            "read": shown(Decimal(value)) if value is not None else self.latest.text,
+            "right": shown(key.answer),
+            "tolerance": "",
+        }
+        if key.tolerance:
+            tolerance = formats.number_format(key.tolerance.normalize(), use_l10n=True)
+            relative = _("%(number)s%%") % {"number": tolerance}
+            feedback["tolerance"] = relative if key.relative else shown(key.tolerance)
+            feedback["low"] = shown(key.answer - key.margin)
+            feedback["high"] = shown(key.answer + key.margin)
+        return feedback
+
+    @property
+    def mentions_needed(self) -> int:
+        revision = self.graded_revision if self.latest else self.revision
+        return revision.pass_mentions or len(revision.expected)

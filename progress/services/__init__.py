@@ -1,0 +1,61 @@
+"""Writes for progress, by concern: submitting (`submission`), storing an attempt
+(`attempts`), the standings and counts it moves (`standings`), counting them again
+(`recounts`), drafts (`drafts`). Every public name is importable from here."""
+
+from .attempts import (
+    answer_pattern,
+    attempt_record,
+    attempt_store,
+    grade_feedback,
+    graded_text,
+)
+from .drafts import draft_save
+from .recounts import RECOUNT_LEARNERS, learner_phase_recount, learner_question_rebuild
+from .standings import phase_first_right_copy, standing_add, standing_locked
+from .submission import (
+    MAX_ANSWER_CHARS,
+    MAX_CHOICES,
+    MAX_KEY_CHARS,
+    Answered,
+    AnswerInvalid,
+    FormOfAnotherAccount,
+    FormOfEndedLogin,
+    FormUnusable,
+    KeptWhileLoggedOut,
+    QuestionRetired,
+    SubmissionRefused,
+    answer_parse,
+    answer_raw,
+    answer_submit,
+    draft_submit,
+)
+
+__all__ = [
+    "MAX_ANSWER_CHARS",
+    "MAX_CHOICES",
+    "MAX_KEY_CHARS",
+    "RECOUNT_LEARNERS",
+    "AnswerInvalid",
+    "Answered",
+    "FormOfAnotherAccount",
+    "FormOfEndedLogin",
+    "FormUnusable",
+    "KeptWhileLoggedOut",
+    "QuestionRetired",
+    "SubmissionRefused",
+    "answer_parse",
+    "answer_pattern",
+    "answer_raw",
+    "answer_submit",
+    "attempt_record",
+    "attempt_store",
+    "draft_save",
+    "draft_submit",
+    "grade_feedback",
+    "graded_text",
+    "learner_phase_recount",
+    "learner_question_rebuild",
+    "phase_first_right_copy",
+    "standing_add",
+    "standing_locked",
+]

@@ -1,0 +1,123 @@
+"""Standings and per-phase counts counted again from attempts (after regrades,
+overrides, imports)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from quizzes.models import Question
+
+from ..models import Attempt, LearnerPhase, LearnerQuestion
+from ..reviews import review_card_ensure
+from .standings import phase_first_right_copy
+
+RECOUNT_LEARNERS = 2000  # learners per statement: SQLite takes at most 32,766 params
+
+
+def learner_phase_recount(*, phase_ids=None, learner_ids=None) -> int:
+    """Count the kept counts per learner and phase (LearnerPhase) again from the
+    standings: of the given phases (ids or a subquery), or all, for the given learners,
+    or all. Returns how many rows were written."""
+    if learner_ids is None:
+        return _recount(phase_ids=phase_ids, learner_ids=None)
+    learner_ids = sorted(set(learner_ids))
+    return sum(
+        _recount(phase_ids=phase_ids, learner_ids=learner_ids[i : i + RECOUNT_LEARNERS])
+        for i in range(0, len(learner_ids), RECOUNT_LEARNERS)
+    )
+
+
+def _recount(*, phase_ids, learner_ids) -> int:
+    kept = LearnerPhase.objects.all()
+    standings = LearnerQuestion.objects.all()
+    if phase_ids is not None:
+        kept = kept.filter(phase_id__in=phase_ids)
+        standings = standings.filter(question__phase_id__in=phase_ids)
+    if learner_ids is not None:
+        kept = kept.filter(learner_id__in=learner_ids)
+        standings = standings.filter(learner_id__in=learner_ids)
+    counts = (
+        standings.filter(question__retired_at__isnull=True)
+        .order_by()
+        .values_list("learner", "question__phase")
+        .annotate(
+            answered=Count("id"),
+            first_right=Count("id", filter=Q(first_correct=True)),
+            latest_right=Count("id", filter=Q(latest_correct=True)),
+            ever_right=Count("id", filter=Q(ever_correct=True)),
+        )
+    )
+    with transaction.atomic():
+        kept.delete()
+        written = LearnerPhase.objects.bulk_create(
+            [
+                LearnerPhase(
+                    learner_id=learner,
+                    phase_id=phase,
+                    answered=answered,
+                    first_right=first,
+                    latest_right=latest,
+                    ever_right=ever,
+                )
+                for learner, phase, answered, first, latest, ever in counts
+            ],
+            batch_size=5000,
+        )
+        phase_first_right_copy(standings)
+    return len(written)
+
+
+def learner_question_rebuild(*, pairs=None) -> int:
+    """Recompute standings from attempts and regrades: for the given (learner_id,
+    question_id) pairs, or for everything. Returns how many standings were written."""
+    attempts = Attempt.objects.order_by("id").prefetch_related("regrades")
+    if pairs is not None:
+        pairs = set(pairs)
+        attempts = attempts.filter(
+            learner_id__in={p[0] for p in pairs}, question_id__in={p[1] for p in pairs}
+        )
+    grouped: dict[tuple[int, int], list[Attempt]] = {}
+    for attempt in attempts:
+        key = (attempt.learner_id, attempt.question_id)
+        if pairs is None or key in pairs:
+            grouped.setdefault(key, []).append(attempt)
+
+    def effective(attempt: Attempt) -> tuple[bool, float]:
+        verdict = attempt.verdict()
+        return verdict.correct, verdict.score
+
+    with transaction.atomic():
+        for (learner_id, question_id), items in grouped.items():
+            grades = [effective(a) for a in items]
+            LearnerQuestion.objects.update_or_create(
+                learner_id=learner_id,
+                question_id=question_id,
+                defaults={
+                    "attempts": len(items),
+                    "first_attempt": items[0],
+                    "latest_attempt": items[-1],
+                    "first_correct": grades[0][0],
+                    "latest_correct": grades[-1][0],
+                    "ever_correct": any(g[0] for g in grades),
+                    "latest_score": grades[-1][1],
+                    "first_pattern": items[0].pattern,
+                    "latest_pattern": items[-1].pattern,
+                },
+            )
+            if not grades[-1][0]:  # wrong as it now stands: back into the reviews
+                review_card_ensure(
+                    learner_id=learner_id, question_id=question_id, now=timezone.now()
+                )
+        # A grade may have changed: the counts of those learners and phases follow.
+        if pairs is None:
+            learner_phase_recount()
+        elif grouped:
+            learner_phase_recount(
+                phase_ids=Question.objects.filter(pk__in={q for _l, q in grouped}).values(
+                    "phase_id"
+                ),
+                learner_ids={learner for learner, _q in grouped},
+            )
+    return len(grouped)

@@ -1,0 +1,244 @@
+"""Submitting an answer or a draft: every rule about a submission (the token, the
+account, the login, the revision, retirement, the answer's shape), refused with a typed
+`SubmissionRefused` that the views turn into a response."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
+from django.utils import translation
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from portal.exceptions import AppError
+from quizzes.enums import QuestionKind
+from quizzes.grading.numeric import NumberRefused, number_read, plain
+from quizzes.models import Question, QuestionRevision
+
+from ..models import Attempt, Draft, LearnerQuestion, ReviewCard
+from ..tokens import LOGGED_OUT_MAX_AGE, MAX_AGE, BadToken, SubmissionToken, token_read
+from .attempts import attempt_store
+from .drafts import draft_save
+
+MAX_ANSWER_CHARS = 10_000
+MAX_CHOICES = 26  # option keys are letters
+MAX_KEY_CHARS = 8
+
+
+class SubmissionRefused(AppError):
+    """A submission that records nothing. `message` is for the learner; `status` is the
+    HTTP status a view answers with; `keep` is what the learner sent, to show again."""
+
+    status = 400
+    default_message = gettext_lazy("This form is out of date. Reload the page to answer.")
+
+    def __init__(self, message: str | None = None, *, keep: dict | None = None):
+        super().__init__(message)
+        self.keep = keep
+        self.revision: QuestionRevision | None = None  # the revision the form showed
+
+
+class FormUnusable(SubmissionRefused):
+    """Forged, expired, or made for a question or an account that no longer fits."""
+
+
+class FormOfAnotherAccount(SubmissionRefused):
+    status = 403
+    default_message = gettext_lazy("This form was made for another account. Reload the page.")
+
+
+class FormOfEndedLogin(SubmissionRefused):
+    """The learner logged out or changed the password since the form was made. What was
+    sent is kept as the learner's draft and the form is shown again with it."""
+
+    status = 409
+    default_message = gettext_lazy(
+        "This form was made before you last logged in, so it was not sent. "
+        "Your answer is kept below: check it and send it again."
+    )
+
+
+class QuestionRetired(SubmissionRefused):
+    status = 410
+    default_message = gettext_lazy("This question has been retired and takes no answers.")
+
+
+class AnswerInvalid(SubmissionRefused):
+    """The answer does not fit the question; the form is shown again with it."""
+
+    status = 422
+
+
+@dataclass(frozen=True)
+class Answered:
+    attempt: Attempt
+    created: bool
+    revision: QuestionRevision
+    # When the attempt was just stored: the learner's standing on the question and
+    # review card (None: no card) as the answer left them, so the feedback needs no
+    # second read. None for a repeated submission.
+    standing: LearnerQuestion | None = None
+    card: ReviewCard | None = None
+
+
+@dataclass(frozen=True)
+class KeptWhileLoggedOut:
+    """The session had expired: the answer was kept apart for the form's learner."""
+
+
+def answer_raw(post) -> dict:
+    """What the learner sent, unchecked but bounded, for keeping as a draft."""
+    return {
+        "keys": [key[:MAX_KEY_CHARS] for key in post.getlist("choice")[:MAX_CHOICES]],
+        "text": post.get("text", "")[:MAX_ANSWER_CHARS].replace("\x00", ""),
+    }
+
+
+def _token_for(*, question: Question, raw_token: str, max_age=MAX_AGE) -> SubmissionToken:
+    try:
+        token = token_read(raw_token, max_age=max_age)
+    except BadToken:
+        raise FormUnusable() from None
+    if token.question_id != question.pk:
+        raise FormUnusable(_("This form does not belong to this question."))
+    return token
+
+
+def _keep_logged_out(*, raw_token: str, question: Question, post) -> None:
+    token = _token_for(question=question, raw_token=raw_token, max_age=LOGGED_OUT_MAX_AGE)
+    learner = get_user_model().objects.filter(pk=token.learner_id, is_active=True).first()
+    if learner is None:
+        raise FormUnusable()  # the account is gone: nobody to keep it for
+    if not token.of_account(learner):
+        raise FormUnusable()  # made before a password change: it writes nothing
+    draft_save(
+        learner_id=token.learner_id,
+        question_id=question.pk,
+        answer=answer_raw(post),
+        logged_out=True,
+    )
+
+
+def _token_of_this_login(*, user, session, question: Question, raw_token: str, post):
+    token = _token_for(question=question, raw_token=raw_token)
+    if token.learner_id != user.pk:
+        raise FormOfAnotherAccount()
+    if not token.bound_to(session=session, user=user):
+        kept = answer_raw(post)
+        draft_save(learner_id=user.pk, question_id=question.pk, answer=kept)
+        raise FormOfEndedLogin(keep=kept)
+    return token
+
+
+def answer_submit(
+    *, user, session, question: Question, raw_token: str, post, language: str
+) -> Answered | KeptWhileLoggedOut:
+    """Check one posted answer and record it as an attempt.
+
+    Raises a `SubmissionRefused`; nothing is recorded then, except what the learner
+    typed, kept as a draft where the poster may keep it.
+    """
+    if not user.is_authenticated:
+        _keep_logged_out(raw_token=raw_token, question=question, post=post)
+        return KeptWhileLoggedOut()
+    token = _token_of_this_login(
+        user=user, session=session, question=question, raw_token=raw_token, post=post
+    )
+    revision = (
+        question.current_revision
+        if token.revision_id == question.current_revision_id
+        else QuestionRevision.objects.filter(pk=token.revision_id, question=question).first()
+    )
+    if revision is None:
+        raise FormUnusable(_("This form does not belong to this question."))
+    if question.is_retired:
+        raise QuestionRetired()
+    kept = answer_raw(post)
+    try:
+        answer = answer_parse(revision=revision, keys=kept["keys"], text=post.get("text", ""))
+    except AnswerInvalid as invalid:
+        invalid.keep, invalid.revision = kept, revision
+        raise
+    stored = attempt_store(
+        learner=user, revision=revision, nonce=token.nonce, answer=answer, language=language
+    )
+    return Answered(revision=revision, **stored)
+
+
+def draft_submit(*, user, session, question: Question, raw_token: str, post) -> None:
+    """Keep what the learner is typing, for the form's learner."""
+    if not user.is_authenticated:
+        _keep_logged_out(raw_token=raw_token, question=question, post=post)
+        return
+    try:
+        _token_of_this_login(
+            user=user, session=session, question=question, raw_token=raw_token, post=post
+        )
+    except FormOfEndedLogin:
+        return  # kept as the learner's own draft all the same
+    draft_save(learner_id=user.pk, question_id=question.pk, answer=answer_raw(post))
+    # The learner typed on from what was kept while logged out (the form showed it):
+    # their own draft now holds the newest text, so the kept one must not mask it.
+    Draft.objects.filter(learner=user, question=question, logged_out=True).delete()
+
+
+def _number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
+    """What to tell a learner whose answer is not read as a number: how to write it."""
+    if refused.reason == "empty":
+        return _("Write a number first.")
+    if refused.reason == "ambiguous":
+        return _(
+            "“%(text)s” can be read two ways. Write a thousand as 1000 or 1 000, and "
+            "decimals with one point or comma: 1.5 or 1,5."
+        ) % {"text": refused.text}
+    if refused.reason == "marks":
+        return _(
+            "Use at most one decimal point or comma, and group thousands with spaces: "
+            "2 415 919 104.5."
+        )
+    if refused.reason == "groups":
+        return _("Group digits in threes with spaces, as in 2 415 919 104, or not at all.")
+    unit = revision.unit(translation.get_language() or "en")
+    if refused.reason == "unit" and unit:
+        return _("Write the number, in %(unit)s: for example 3.5 or 3.5 %(unit)s.") % {"unit": unit}
+    if refused.reason == "unit":
+        return _("Write the number alone, without a unit.")
+    return _("Write a number in digits, such as 3.5, 3,5 or 2.4e9.")
+
+
+def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> dict:
+    """Check a submitted answer against the question's shape and return it as stored:
+    a numeric answer keeps the text as typed and its reading in plain notation."""
+    if revision.kind == QuestionKind.NUMERIC:
+        if "\x00" in text:
+            raise AnswerInvalid(_("The answer contains characters that cannot be stored."))
+        try:
+            value = number_read(text, units=revision.numeric_key.units)
+        except NumberRefused as refused:
+            raise AnswerInvalid(_number_refusal(refused, revision)) from None
+        return {"text": text, "value": plain(value)}
+    if revision.kind == QuestionKind.FREE:
+        if "\x00" in text:
+            raise AnswerInvalid(_("The answer contains characters that cannot be stored."))
+        if len(text) > MAX_ANSWER_CHARS:
+            raise AnswerInvalid(
+                _("The answer is too long (at most %(max)d characters).")
+                % {"max": MAX_ANSWER_CHARS}
+            )
+        if not text.strip():
+            raise AnswerInvalid(_("Write an answer first."))
+        return {"text": text}
+    valid = {option["key"] for option in revision.options}
+    chosen = list(dict.fromkeys(keys))
+    if not chosen:
+        raise AnswerInvalid(
+            _("Choose an option first.")
+            if revision.kind == QuestionKind.SINGLE
+            else _("Choose at least one option.")
+        )
+    if any(key not in valid for key in chosen):
+        raise AnswerInvalid(_("That option is not part of this question."))
+    if revision.kind == QuestionKind.SINGLE and len(chosen) != 1:
+        raise AnswerInvalid(_("Choose only one option."))
+    return {"keys": sorted(chosen)}
