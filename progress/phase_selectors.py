@@ -6,7 +6,7 @@ of queries whatever the counts: the index (which also says which questions have 
 standing or drafts); the standings of the page's questions when it has any (and the
 older revisions their latest attempts answered, when any did) and their review cards;
 their drafts when it has any; regrades only when a standing differs from its attempt's
-own grade. The page's questions and revisions come from a per-process cache keyed by the phase
+own grade. The page's questions and revisions come from Django's cache, keyed by the phase
 file's hash (one query when it misses, or for a phase not read from a file).
 """
 
@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from django.db import connection
 
+from portal.caching import cached
 from portal.sql import one, statement
 from quizzes.models import Phase, Question, QuestionRevision
 
@@ -98,19 +99,11 @@ def active_phase(number: int) -> Phase | None:
     return one(Phase, "SELECT * FROM {table} WHERE number = %s AND retired_at IS NULL", [number])
 
 
-# Revisions are written once and never change, so a process keeps the ones it has
-# read, keyed by question, id and content hash (ids alone could name another revision
-# in a database made afresh, as the tests' are; equal content can belong to two
-# questions).
-_REVISIONS: dict[tuple[int, int, str], QuestionRevision] = {}
-_REVISIONS_MAX = 4096
-
-
 def question_to_answer(code: str) -> Question | None:
     """The question `code` with its phase and current revision, as
     `Question.objects.select_related("phase", "current_revision").get(code=code)` gives
     it (None when there is none), for the answer: two one-row queries written once in
-    SQL and the revision from this process's map, instead of the ORM building a
+    SQL and the revision from Django's cache, instead of the ORM building a
     three-table query on every answer (~0.4 ms)."""
     question = one(
         Question,
@@ -123,14 +116,15 @@ def question_to_answer(code: str) -> Question | None:
         return None
     question.phase = one(Phase, "SELECT * FROM {table} WHERE id = %s", [question.phase_id])
     if question.current_revision_id is not None:
+        # Revisions are written once and never change: kept by question, id and
+        # content hash (ids alone could name another revision in a database made
+        # afresh, as the tests' are; equal content can belong to two questions).
+        def read() -> QuestionRevision:
+            return QuestionRevision.objects.get(pk=question.current_revision_id)
+
         key = (question.pk, question.current_revision_id, question.current_hash)
-        revision = _REVISIONS.get(key)
-        if revision is None or revision.question_id != question.pk:
-            revision = QuestionRevision.objects.get(pk=question.current_revision_id)
-            if len(_REVISIONS) >= _REVISIONS_MAX:
-                _REVISIONS.clear()
-            _REVISIONS[key] = revision
-        question.current_revision = revision
+        revision = cached("revision", key, read)
+        question.current_revision = revision if revision.question_id == question.pk else read()
     return question
 
 
@@ -190,29 +184,23 @@ def phase_index(*, learner, phase: Phase) -> list[IndexEntry]:
     return _index(_phase_rows(learner=learner, phase=phase))
 
 
-# A page's questions with their current revisions, per process, keyed by the phase
-# file's hash and the page's codes: an import that changes anything in a phase (a
-# question edited, added, retired, moved) changes its file's hash, and revisions never
-# change. Phases not read from a file (no hash) are not kept.
-_PAGE_QUESTIONS: dict[tuple, dict[str, Question]] = {}
-_PAGE_QUESTIONS_MAX = 512
-
-
 def _page_questions(*, phase: Phase, codes: tuple[str, ...]) -> dict[str, Question]:
-    key = (phase.pk, phase.source_hash, codes)
-    questions = _PAGE_QUESTIONS.get(key) if phase.source_hash else None
-    if questions is None:
-        questions = {
+    """A page's questions with their current revisions, kept in Django's cache by the
+    phase file's hash and the page's codes: an import that changes anything in a phase
+    (a question edited, added, retired, moved) changes its file's hash, and revisions
+    never change. Phases not read from a file (no hash) are not kept."""
+
+    def read() -> dict[str, Question]:
+        return {
             q.code: q
             for q in Question.objects.active()
             .filter(phase=phase, code__in=codes)
             .select_related("current_revision", "phase")
         }
-        if phase.source_hash:
-            if len(_PAGE_QUESTIONS) >= _PAGE_QUESTIONS_MAX:
-                _PAGE_QUESTIONS.clear()
-            _PAGE_QUESTIONS[key] = questions
-    return questions
+
+    if not phase.source_hash:
+        return read()
+    return cached("page-questions", (phase.pk, phase.source_hash, codes), read)
 
 
 def phase_overview(*, learner, phase: Phase, holding: str) -> PhasePage:
