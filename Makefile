@@ -88,6 +88,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/import_bench.py
 	$(PY) bench/results_bench.py
 	$(PY) bench/serve_bench.py
+	$(PY) bench/serve_bench.py --topology pg-redis
 	$(PY) bench/grading_bench.py
 	$(PY) bench/size_bench.py
 

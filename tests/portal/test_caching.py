@@ -7,13 +7,15 @@ import pytest
 from django.core.cache import cache
 from django.test import override_settings
 
-from portal.caching import cache_key, cached, template_hash
+from portal import caching
+from portal.caching import cache_key, cached, front_clear, template_hash
 
 TEMPLATE = Path(__file__).resolve().parents[2] / "templates" / "progress" / "_question.html"
 
 
 def test_cached_computes_once_per_key_and_keeps_falsy_values():
     cache.clear()
+    front_clear()
     calls = []
 
     def compute(value):
@@ -25,6 +27,40 @@ def test_cached_computes_once_per_key_and_keeps_falsy_values():
         assert cached("test", ("a", 2), lambda: compute("two")) == "two"
 
     assert calls == ["", "two"]
+
+
+def test_a_process_reads_its_recent_entries_from_its_front_not_the_backend(monkeypatch):
+    cache.clear()
+    front_clear()
+    cached("test", ("front",), lambda: "value")
+    reads = []
+    monkeypatch.setattr(caching.cache, "get", lambda *args: reads.append(args))
+
+    assert cached("test", ("front",), lambda: "computed again") == "value"
+    assert reads == []
+
+
+def test_the_front_is_bounded_and_drops_the_least_recently_read(monkeypatch):
+    front_clear()
+    monkeypatch.setattr(caching, "FRONT_ENTRIES", 2)
+    for name in ("a", "b"):
+        cached("test", (name,), lambda name=name: name)
+    cached("test", ("a",), lambda: "a")  # read: now the most recent
+    cached("test", ("c",), lambda: "c")
+    cache.clear()  # what the front no longer holds is computed again
+
+    assert cached("test", ("a",), lambda: "a again") == "a"
+    assert cached("test", ("c",), lambda: "c again") == "c"
+    assert cached("test", ("b",), lambda: "b again") == "b again"
+
+
+def test_another_process_reads_the_backends_entry():
+    cache.clear()
+    front_clear()
+    cached("test", ("shared",), lambda: "kept")
+    front_clear()  # another process, one cache (Redis)
+
+    assert cached("test", ("shared",), lambda: "computed again") == "kept"
 
 
 def test_keys_are_short_safe_and_name_their_parts_types():
@@ -48,6 +84,7 @@ def test_a_changed_template_source_keeps_its_pieces_apart(seeds_imported, monkey
     from quizzes.models import Question
 
     cache.clear()
+    front_clear()
     question = Question.objects.select_related("current_revision").get(code="q-10-01")
     renders = []
     real = card_pieces.get_template

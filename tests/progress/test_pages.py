@@ -421,6 +421,7 @@ def test_kept_fields_hold_no_form_token_or_csrf_value(seeds_imported, client, mo
             cache.set(key, value, *args)
 
     monkeypatch.setattr(caching, "cache", Recording())
+    caching.front_clear()
     client.force_login(UserFactory(username="ana"))
     html = client.get("/phase/10/").content.decode()
     token = form_token(html, "q-10-03")
