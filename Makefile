@@ -72,13 +72,16 @@ check-deploy: $(VENV)/.installed
 		$(MANAGE) check --deploy --fail-level WARNING
 
 # 50 learners answering for 60 s against two gunicorn servers on one database, a
-# worker of each killed midway, on SQLite and on a throwaway PostgreSQL cluster; one
-# summary line each. Not part of `make test`.
+# worker of each killed midway, on SQLite and on a throwaway PostgreSQL cluster with a
+# throwaway Redis (the cache and sessions the two servers share); one summary line
+# each. Not part of `make test`.
 SOAK_SECONDS ?= 60
 soak: $(VENV)/.installed-dev messages
 	$(PY) bench/soak.py --seconds $(SOAK_SECONDS) --label sqlite
-	URL=$$(.ci/postgres.sh start) && trap '.ci/postgres.sh stop' EXIT && \
-		DATABASE_URL=$$URL $(PY) bench/soak.py --seconds $(SOAK_SECONDS) --label postgresql
+	trap '.ci/postgres.sh stop; .ci/redis.sh stop' EXIT && \
+		URL=$$(.ci/postgres.sh start) && REDIS=$$(.ci/redis.sh start) && \
+		DATABASE_URL=$$URL REDIS_URL=$$REDIS $(PY) bench/soak.py --seconds $(SOAK_SECONDS) \
+			--label postgresql+redis
 
 # Serving is measured with wrk (Debian package `wrk`) against a bare Django page.
 bench: $(VENV)/.installed-dev
@@ -86,6 +89,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/results_bench.py
 	$(PY) bench/memory_bench.py
 	$(PY) bench/serve_bench.py
+	$(PY) bench/serve_bench.py --topology pg-redis
 	$(PY) bench/grading_bench.py
 	$(PY) bench/size_bench.py
 

@@ -1,13 +1,17 @@
 """Benchmark: our pages against a bare Django page, served by gunicorn, measured by wrk.
 
-Run with `make bench` or `python bench/serve_bench.py [--seconds 6] [--rounds 3]
-[--connections 16]`.
-It prepares a throwaway SQLite file (or DATABASE_URL): migrations, the quizzes, static
-files, and learners with live sessions made directly. Then it starts two gunicorn
-servers side by side with the same worker settings (gunicorn.conf.py, `--workers`):
+Run with `make bench` or `python bench/serve_bench.py [--topology sqlite|pg-redis]
+[--seconds 6] [--rounds 3] [--connections 16]`.
+The topology is the embedded default (`sqlite`: a throwaway SQLite file, or
+DATABASE_URL, each process its own cache) or `pg-redis`: a throwaway PostgreSQL cluster
+and Redis (`.ci/postgres.sh`, `.ci/redis.sh`, stopped at the end), the deployment past
+one machine. It prepares the database: migrations, the quizzes, static files, and
+learners with live sessions made directly. Then it starts two gunicorn servers side by
+side with the same worker settings (gunicorn.conf.py, `--workers`):
 
-- the bare site (`bench/bare/`): stock middleware, database sessions, one
-  login-required view rendering a one-line template: the ceiling;
+- the bare site (`bench/bare/`): stock middleware, one login-required view rendering a
+  one-line template, on the portal's database, cache and session settings: the ceiling
+  on the same topology;
 - the portal with production settings.
 
 wrk (`apt-get install wrk`) first warms each scenario up for `--warmup` seconds
@@ -63,6 +67,41 @@ def free_port() -> int:
                 continue
             return port
     raise SystemExit(f"no free port in {PORT_RANGE}")
+
+
+def topology_env() -> dict:
+    """Where pg-redis's throwaway servers live: a port and state files of their own, so
+    the bench runs beside CI's."""
+    return os.environ | {
+        "PG_PORT": os.environ.get("BENCH_PG_PORT", "54349"),
+        "PG_STATE": "/tmp/portal-serve-bench-pg.dir",
+        "REDIS_STATE": "/tmp/portal-serve-bench-redis.dir",
+    }
+
+
+def topology_start(topology: str) -> tuple[dict, list[str]]:
+    """The environment `topology` adds (DATABASE_URL, REDIS_URL) and the scripts to
+    stop afterwards: nothing for the embedded default."""
+    if topology == "sqlite":
+        return {}, []
+    found, started = {}, []
+    try:
+        for script, variable in (("postgres.sh", "DATABASE_URL"), ("redis.sh", "REDIS_URL")):
+            command = str(ROOT / ".ci" / script)
+            started.insert(0, command)  # stopping what never started is a no-op
+            out = subprocess.run(
+                [command, "start"], env=topology_env(), check=True, capture_output=True, text=True
+            )
+            found[variable] = out.stdout.strip()
+    except BaseException:
+        topology_stop(started)
+        raise
+    return found, started
+
+
+def topology_stop(started: list[str]) -> None:
+    for command in started:
+        subprocess.run([command, "stop"], env=topology_env(), check=False)
 
 
 def percentile(values, share):
@@ -306,11 +345,21 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--learners", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--topology", choices=("sqlite", "pg-redis"), default="sqlite")
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         raise SystemExit("serve_bench needs wrk: apt-get install wrk")
 
+    services, started = topology_start(args.topology)
+    try:
+        serve(args, services)
+    finally:
+        topology_stop(started)
+
+
+def serve(args, services: dict) -> None:
     workdir = Path(tempfile.mkdtemp(prefix="serve-bench-"))
+    os.environ.update(services)
     env = production_env(workdir)
     users, cookies, answered_cookies, question = prepare(env, args.learners)
     from django.conf import settings
@@ -374,7 +423,8 @@ def main() -> None:
     print(
         f"wrk -t{WRK_THREADS} -c{args.connections} -d{args.seconds:.0f}s × {args.rounds} rounds "
         f"(+{args.warmup:.0f}s warm-up); gunicorn {args.workers} workers, {worker_class}; "
-        f"{connection.vendor}; sessions: {settings.SESSION_ENGINE}; {args.learners} learners"
+        f"{args.topology}: {connection.vendor}, cache {settings.CACHES['default']['BACKEND']}; "
+        f"sessions: {settings.SESSION_ENGINE}; {args.learners} learners"
     )
     header = (
         f"{'scenario':<30} {'req/s':>6} {'of bare':>8} {'p50 ms':>7} {'p99 ms':>7} "

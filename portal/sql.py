@@ -77,19 +77,6 @@ def write(model, template: str, params, **models) -> int:
         return cursor.rowcount
 
 
-def one(model, template: str, params, *, using: str | None = None, **models):
-    """The first `model` instance a raw SELECT reads (Django's `raw()`), or None. Only
-    portal/sessions.py uses it; `{pk}` is the primary key's column."""
-    using = using or router.db_for_read(model)
-    quote = connections[using].ops.quote_name
-    sql = template.format(
-        table=quote(model._meta.db_table),
-        pk=quote(model._meta.pk.column),
-        **{name: quote(other._meta.db_table) for name, other in models.items()},
-    )
-    return next(iter(model.objects.using(using).raw(sql, params)), None)
-
-
 def read(model, template: str, params, **models):
     """The `model` instance the statement reads, or None: the ORM's read without the
     ORM building the query (docs/data-layer.md: the user and the phase, read on every

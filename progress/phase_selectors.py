@@ -6,7 +6,7 @@ of queries whatever the counts: the index (which also says which questions have 
 standing or drafts); the standings of the page's questions when it has any (and the
 older revisions their latest attempts answered, when any did) and their review cards;
 their drafts when it has any; regrades only when a standing differs from its attempt's
-own grade. The page's questions and revisions come from a per-process cache keyed by the phase
+own grade. The page's questions and revisions come from Django's cache, keyed by the phase
 file's hash (one query when it misses, or for a phase not read from a file).
 """
 
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from portal import sql
+from portal.caching import cached
 from quizzes.models import Phase, Question, QuestionRevision
 
 from .models import Draft, LearnerQuestion, ReviewCard
@@ -100,20 +101,12 @@ def active_phase(number: int) -> Phase | None:
     )
 
 
-# Revisions are written once and never change, so a process keeps the ones it has
-# read, keyed by question, id and content hash (ids alone could name another revision
-# in a database made afresh, as the tests' are; equal content can belong to two
-# questions).
-_REVISIONS: dict[tuple[int, int, str], QuestionRevision] = {}
-_REVISIONS_MAX = 4096
-
-
 def question_to_answer(code: str) -> Question | None:
     """The question `code` with its phase and current revision, as
     `Question.objects.select_related("phase", "current_revision").get(code=code)` gives
     it (None when there is none), for the answer: two one-row reads
-    (`portal.sql.read`) and the revision, which never changes, from this process's map
-    once read, instead of the ORM building a three-table query on every answer."""
+    (`portal.sql.read`) and the revision, which never changes, from Django's cache,
+    instead of the ORM building a three-table query on every answer."""
     question = sql.read(
         Question,
         "SELECT {columns:q}, r.{revision.content_hash} AS current_hash FROM {table} q "
@@ -128,14 +121,15 @@ def question_to_answer(code: str) -> Question | None:
         Phase, "SELECT {columns} FROM {table} WHERE {table.id} = %s", [question.phase_id]
     )
     if question.current_revision_id is not None:
+        # Revisions are written once and never change: kept by question, id and
+        # content hash (ids alone could name another revision in a database made
+        # afresh, as the tests' are; equal content can belong to two questions).
+        def read() -> QuestionRevision:
+            return QuestionRevision.objects.get(pk=question.current_revision_id)
+
         key = (question.pk, question.current_revision_id, question.current_hash)
-        revision = _REVISIONS.get(key)
-        if revision is None or revision.question_id != question.pk:
-            revision = QuestionRevision.objects.get(pk=question.current_revision_id)
-            if len(_REVISIONS) >= _REVISIONS_MAX:
-                _REVISIONS.clear()
-            _REVISIONS[key] = revision
-        question.current_revision = revision
+        revision = cached("revision", key, read)
+        question.current_revision = revision if revision.question_id == question.pk else read()
     return question
 
 
@@ -198,29 +192,23 @@ def phase_index(*, learner, phase: Phase) -> list[IndexEntry]:
     return _index(_phase_rows(learner=learner, phase=phase))
 
 
-# A page's questions with their current revisions, per process, keyed by the phase
-# file's hash and the page's codes: an import that changes anything in a phase (a
-# question edited, added, retired, moved) changes its file's hash, and revisions never
-# change. Phases not read from a file (no hash) are not kept.
-_PAGE_QUESTIONS: dict[tuple, dict[str, Question]] = {}
-_PAGE_QUESTIONS_MAX = 512
-
-
 def _page_questions(*, phase: Phase, codes: tuple[str, ...]) -> dict[str, Question]:
-    key = (phase.pk, phase.source_hash, codes)
-    questions = _PAGE_QUESTIONS.get(key) if phase.source_hash else None
-    if questions is None:
-        questions = {
+    """A page's questions with their current revisions, kept in Django's cache by the
+    phase file's hash and the page's codes: an import that changes anything in a phase
+    (a question edited, added, retired, moved) changes its file's hash, and revisions
+    never change. Phases not read from a file (no hash) are not kept."""
+
+    def read() -> dict[str, Question]:
+        return {
             q.code: q
             for q in Question.objects.active()
             .filter(phase=phase, code__in=codes)
             .select_related("current_revision", "phase")
         }
-        if phase.source_hash:
-            if len(_PAGE_QUESTIONS) >= _PAGE_QUESTIONS_MAX:
-                _PAGE_QUESTIONS.clear()
-            _PAGE_QUESTIONS[key] = questions
-    return questions
+
+    if not phase.source_hash:
+        return read()
+    return cached("page-questions", (phase.pk, phase.source_hash, codes), read)
 
 
 def phase_overview(*, learner, phase: Phase, holding: str) -> PhasePage:

@@ -8,8 +8,10 @@ Nothing here emits a `style` attribute: the Content-Security-Policy forbids them
 table alignment and highlighting are CSS classes from static/css/portal.css.
 """
 
+import hashlib
 import re
 from functools import lru_cache
+from pathlib import Path
 
 import markdown_it
 import pygments
@@ -20,10 +22,18 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 
-# Part of every cache key of rendered texts: bump it when the HTML this module makes
-# changes, so no process serves HTML from an older renderer. The library versions are
-# in it too because an upgrade of either changes the output.
-RENDERER_VERSION = f"1-md{markdown_it.__version__}-py{pygments.__version__}"
+from portal.caching import cached
+
+# Part of every cache key of rendered texts, so no process serves HTML from an older
+# renderer: this module's source (what makes the HTML) and the versions of the two
+# libraries, whose upgrades change the output too.
+RENDERER_VERSION = "-".join(
+    (
+        hashlib.blake2b(Path(__file__).read_bytes(), digest_size=8).hexdigest(),
+        f"md{markdown_it.__version__}",
+        f"py{pygments.__version__}",
+    )
+)
 
 LINK_REL = "noopener noreferrer nofollow"
 _ALLOWED_LINK = re.compile(r"^(?:https?|mailto):", re.IGNORECASE)
@@ -199,11 +209,7 @@ def render_phrasing(*, text: str) -> str:
 
 
 def render_inline(*, text: str) -> str:
-    """Inline HTML for a title: code spans, emphasis, escapes and entities; safe."""
-    return _inline_cached(text)
-
-
-@lru_cache(maxsize=4096)
-def _inline_cached(text: str) -> str:
-    # Titles are quiz content, never learner input: the same few repeat on every page.
-    return _inline.renderInline(text)
+    """Inline HTML for a title: code spans, emphasis, escapes and entities; safe.
+    Titles are quiz content, never learner input: the same few repeat on every page,
+    so they are kept in Django's cache."""
+    return cached("inline", (RENDERER_VERSION, text), lambda: _inline.renderInline(text))

@@ -1,18 +1,13 @@
-"""A revision's texts rendered to HTML once per revision and language, then cached."""
+"""A revision's texts rendered to HTML once per revision and language, then kept in
+Django's cache (portal/caching.py)."""
 
-from collections import OrderedDict
 from dataclasses import dataclass
-from threading import Lock
 
-from django.core.cache import cache
-
+from portal.caching import cached
 from portal.languages import LANGUAGE_CODES
 
 from .markup import RENDERER_VERSION, render_block, render_inline, render_phrasing
 from .models import QuestionRevision, localized
-
-CACHE_SECONDS = 30 * 24 * 3600
-LOCAL_ENTRIES = 2048
 
 
 @dataclass(frozen=True)
@@ -58,43 +53,17 @@ def texts_render(*, revision: QuestionRevision, language: str) -> RenderedTexts:
     )
 
 
-# Values in Django's cache are unpickled on every read; this small map in front keeps
-# the hot revisions of a process as ready objects. Entries never go stale: a key names
-# content (its hash), and content never changes under a hash.
-_local: OrderedDict[str, RenderedTexts] = OrderedDict()
-_lock = Lock()
-
-
-def _cache_key(revision: QuestionRevision, language: str) -> str:
-    return f"quiz-texts:{RENDERER_VERSION}:{revision.content_hash}:{language}"
-
-
 def revision_texts(*, revision: QuestionRevision, language: str) -> RenderedTexts:
     """The rendered texts of `revision` in `language` ("en" or "es"; anything else
-    reads as English), computed once and then cached by content hash and language."""
+    reads as English), computed once and then cached in Django's cache by content hash,
+    renderer version and language: content never changes under a hash."""
     language = language[:2] if language[:2] in LANGUAGE_CODES else "en"
     if not revision.content_hash:
         # Only the importer writes revisions, always with a hash; without one there is
         # nothing safe to key a shared entry on.
         return texts_render(revision=revision, language=language)
-    key = _cache_key(revision, language)
-    with _lock:
-        found = _local.get(key)
-        if found is not None:
-            _local.move_to_end(key)
-            return found
-    found = cache.get(key)
-    if found is None:
-        found = texts_render(revision=revision, language=language)
-        cache.set(key, found, CACHE_SECONDS)
-    with _lock:
-        _local[key] = found
-        while len(_local) > LOCAL_ENTRIES:
-            _local.popitem(last=False)
-    return found
-
-
-def local_clear() -> None:
-    """Empty the per-process map (tests that measure or swap renderers)."""
-    with _lock:
-        _local.clear()
+    return cached(
+        "quiz-texts",
+        (RENDERER_VERSION, revision.content_hash, language),
+        lambda: texts_render(revision=revision, language=language),
+    )

@@ -20,7 +20,7 @@ PRIVATE = [
 ]
 # The session store's override goes with branch `cache` (Django's own cached_db/db
 # session backends); remove this exemption once that is merged.
-EXEMPT = {("portal/sessions.py", r"_get_session_from_db")}
+EXEMPT: set[tuple[str, str]] = set()
 
 
 def private_uses(root: Path) -> list[str]:

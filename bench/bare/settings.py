@@ -1,13 +1,13 @@
 """A bare Django site for the serving benchmark's ceiling: stock middleware (as
-`startproject` writes it), database sessions, one login-required view rendering a
-one-line template. It shares the portal's database, secret and users, so one set of
-prepared learners logs into both."""
+`startproject` writes it), one login-required view rendering a one-line template. It
+shares the portal's database, secret and users, so one set of prepared learners logs
+into both, and the portal's database, cache and session settings (kept connections,
+REDIS_URL's cache and cached_db sessions), so a ratio to it compares pages on the
+same topology, not connection handling."""
 
 import os
 
-import dj_database_url
-
-from portal.settings.base import BASE_DIR
+from portal.settings.base import BASE_DIR, CACHES, DATABASES, SESSION_ENGINE  # noqa: F401
 
 SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]
 DEBUG = False
@@ -42,7 +42,5 @@ TEMPLATES = [
         },
     }
 ]
-# Stock: a connection per request, as Django's default CONN_MAX_AGE = 0 does.
-DATABASES = {"default": dj_database_url.config(env="DATABASE_URL")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 USE_TZ = True

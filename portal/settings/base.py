@@ -176,8 +176,40 @@ LOGIN_URL = "accounts:login"
 LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "accounts:login"
 SESSION_COOKIE_AGE = 60 * 60 * 24 * 14
-# Django's database sessions, read with a query written once (portal/sessions.py).
-SESSION_ENGINE = "portal.sessions"
+
+
+def cache_settings(environ) -> tuple[dict, str]:
+    """CACHES and SESSION_ENGINE for the environment (docs/redis.md).
+
+    With REDIS_URL, Django's RedisCache, which every app server shares, and sessions
+    in it in front of the database (`cached_db`): a logout deletes the session from the
+    cache and the table, so it ends in every worker. Without it, the embedded default: a
+    bounded in-memory cache in each process, holding only what follows from content
+    (its keys name what a value depends on), and sessions in the database alone, since
+    a session kept in one worker's memory would outlive a logout served by another.
+    DJANGO_CACHE_VERSION names a deploy whose code changes what is kept (Django's
+    `VERSION`: old entries are then never read).
+    """
+    common = {
+        "TIMEOUT": 30 * 24 * 3600,
+        "VERSION": int(environ.get("DJANGO_CACHE_VERSION") or 1),
+        "KEY_PREFIX": "portal",
+    }
+    url = environ.get("REDIS_URL")
+    if url:
+        # Bounded by the server's maxmemory with an LRU policy (docs/redis.md).
+        backend = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
+        return {"default": backend | common}, "django.contrib.sessions.backends.cached_db"
+    backend = {
+        "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+        "LOCATION": "portal",
+        # Least recently read entries go first (a third at a time) past this many.
+        "OPTIONS": {"MAX_ENTRIES": 10_000},
+    }
+    return {"default": backend | common}, "django.contrib.sessions.backends.db"
+
+
+CACHES, SESSION_ENGINE = cache_settings(os.environ)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

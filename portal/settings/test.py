@@ -16,3 +16,8 @@ STORAGES = {
 # Serve static files from the app folders, as in development, without collectstatic.
 WHITENOISE_AUTOREFRESH = True
 WHITENOISE_USE_FINDERS = True
+
+# The query counts the tests assert include each request's session read from the
+# table, so sessions stay database ones whatever REDIS_URL selects (the cache follows
+# it); tests/portal/test_sessions.py checks `cached_db` itself, on that cache.
+SESSION_ENGINE = "django.contrib.sessions.backends.db"

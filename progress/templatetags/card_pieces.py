@@ -1,49 +1,40 @@
 """Pieces of the question card that depend only on immutable content.
 
 A card's head (its code, title and prompt), an unanswered choice question's options
-(the fieldset: keys, texts, inputs) and an untouched answer form depend on nothing but
-the question's code, the revision and the language, so they are rendered once per
-revision and language and kept in Django's cache. A choice answer's feedback list
-depends besides only on the grading key and the picked option keys, and is kept per
-those too. Nothing kept ever holds free text a learner typed, a token or a CSRF value:
-the form is kept with markers where its submission token and CSRF value go, filled in
-for each request; with a draft, an error or focus it is rendered for the request.
+(the fieldset: keys, texts, inputs) and an untouched answer form's fields depend on
+nothing but the question's code, the revision and the language, so they are rendered
+once per revision and language and kept in Django's cache (portal/caching.py). A
+choice answer's feedback list depends besides only on the grading key and the picked
+option keys, and is kept per those too. Nothing kept ever holds free text a learner
+typed, a token or a CSRF value: the `<form>` with its CSRF and token lines is rendered
+for each request around the kept fields; with a draft, an error or focus the fields are
+rendered for the request too.
 """
 
-import hashlib
-from copy import copy
-
 from django import template
-from django.core.cache import cache
 from django.template.loader import get_template
+from django.urls import get_script_prefix
 from django.utils import translation
-from django.utils.html import escape
 from django.utils.safestring import mark_safe
 
+from portal.caching import cached, template_hash
 from quizzes.markup import RENDERER_VERSION
 
 register = template.Library()
 
-CHOICES = "progress/_question.html#choices"
-CHOICE_RESULT = "progress/_question.html#choice-result"
-FORM = "progress/_question.html#question-form"
-HEAD = "progress/_question.html#card-head"
-VERSION = 5  # bump when a piece's markup changes
-# Where a kept form's token and CSRF value go. With NULs, which no imported text can
-# hold (the importer refuses them), so content never matches them; the same in every
-# process, so a form kept in a cache that processes share is filled in by any of them.
-_TOKEN = "\x00token\x00"  # noqa: S105 - a marker, not a secret
-_CSRF = "\x00csrf\x00"
-_local: dict[tuple, str] = {}  # in front of the cache: a per-process map of the same
-_LOCAL_MAX = 4096
+TEMPLATE = "progress/_question.html"
+CHOICES = f"{TEMPLATE}#choices"
+CHOICE_RESULT = f"{TEMPLATE}#choice-result"
+FIELDS = f"{TEMPLATE}#answer-fields"
+HEAD = f"{TEMPLATE}#card-head"
 
 
 def _piece(partial: str, name: str, code: str, revision, context: dict, *extra) -> str:
     """`partial` rendered with `context` (content only), once per revision and language
     (and `extra`, more of what the piece shows)."""
-    key = (
+    parts = (
         name,
-        VERSION,
+        template_hash(TEMPLATE),  # the pieces' markup
         RENDERER_VERSION,  # the texts' Markdown, with the libraries' versions
         # The pieces print the question's code (heading, ids, labels); the content
         # hash does not cover it, and ids can name other rows in a database made
@@ -53,19 +44,10 @@ def _piece(partial: str, name: str, code: str, revision, context: dict, *extra) 
         revision.pk,
         revision.content_hash,
         translation.get_language(),
+        get_script_prefix(),  # the reversed URLs in the pieces (the draft's)
         *extra,
     )
-    html = _local.get(key)
-    if html is None:
-        # A digest: the parts hold what a cache backend may refuse in a key (spaces).
-        cache_key = f"card-piece:{hashlib.blake2b(repr(key).encode(), digest_size=16).hexdigest()}"
-        html = cache.get(cache_key)
-        if html is None:
-            html = get_template(partial).render(context)
-            cache.set(cache_key, html, None)
-        if len(_local) >= _LOCAL_MAX:
-            _local.clear()
-        _local[key] = html
+    html = cached("card-piece", parts, lambda: get_template(partial).render(context))
     return mark_safe(html)  # noqa: S308 - rendered by our template from quiz content
 
 
@@ -88,29 +70,16 @@ def choices_html(state, focus=False):
     )
 
 
-@register.simple_tag(takes_context=True)
-def answer_form(context, state, focus=False):
-    """`state`'s answer form. The form reads `state`, `focus` and `csrf_token` only.
-    Untouched (no learner input, error, note or focus) it is the kept piece of its
-    revision, language, tries and context, with this request's token and CSRF value
-    put in; on a phase page of five questions that spares ~0.7 ms of template work."""
-    csrf = context.get("csrf_token")
-    plain = not (state.form_answer or state.error or focus)  # form_answer: kept, draft
-    if not plain or not csrf or str(csrf) == "NOTPROVIDED":
-        return get_template(FORM).render({"state": state, "focus": focus, "csrf_token": csrf})
-    marked = copy(state)
-    marked.token = _TOKEN
-    html = _piece(
-        FORM,
-        "form",
-        state.question.code,
-        state.revision,
-        {"state": marked, "focus": False, "csrf_token": _CSRF},
-        state.tries,
-        state.context,
-    )
-    return mark_safe(  # noqa: S308 - the kept form, and two escaped values
-        html.replace(_TOKEN, escape(state.token)).replace(_CSRF, escape(str(csrf)))
+@register.simple_tag
+def answer_fields(state, focus=False):
+    """The fields of `state`'s answer form (inputs, notes, button and tries): the form
+    around them, with the token and CSRF value, is the request's. Untouched (no learner
+    input, error, note or focus) they are the kept piece of their revision, language and
+    tries: on a phase page of five questions that spares ~0.7 ms of template work."""
+    if state.form_answer or state.error or focus:  # form_answer: kept, draft, prefill
+        return get_template(FIELDS).render({"state": state, "focus": focus})
+    return _piece(
+        FIELDS, "fields", state.question.code, state.revision, {"state": state}, state.tries
     )
 
 

@@ -1,51 +1,89 @@
-"""portal.sessions: Django's database sessions with the read written once in SQL; it
-must load exactly what the stock store loads, and nothing expired."""
+"""Sessions are Django's own stores: the database alone on the embedded default,
+`cached_db` in the shared Redis cache when REDIS_URL is set. Either way a logout ends
+the session for every worker."""
 
-from datetime import timedelta
+import os
 
 import pytest
-from django.contrib.sessions.backends import db
+from django.conf import settings
+from django.contrib.sessions.backends import cached_db
 from django.contrib.sessions.models import Session
-from django.utils import timezone
+from django.core.cache import cache
+from django.test import Client, override_settings
 
-from portal.sessions import SessionStore
+from portal.settings.base import cache_settings
+from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
-
-def _saved(data: dict) -> str:
-    store = SessionStore()
-    store.update(data)
-    store.create()
-    return store.session_key
+CACHED_DB = "django.contrib.sessions.backends.cached_db"
 
 
-def test_a_live_session_loads_as_the_stock_store_loads_it():
-    key = _saved({"_auth_user_id": "7", "lang": "es", "n": [1, 2]})
+def test_the_embedded_default_is_a_bounded_local_cache_and_database_sessions():
+    caches, engine = cache_settings({})
 
-    ours, stock = SessionStore(key), db.SessionStore(key)
+    assert caches["default"]["BACKEND"] == "django.core.cache.backends.locmem.LocMemCache"
+    assert caches["default"]["OPTIONS"] == {"MAX_ENTRIES": 10_000}
+    assert engine == "django.contrib.sessions.backends.db"
 
-    assert ours.load() == stock.load() == {"_auth_user_id": "7", "lang": "es", "n": [1, 2]}
-    assert ours.session_key == key
+
+def test_the_tests_cache_is_what_the_environment_selects():
+    """On Redis in CI's PostgreSQL run; sessions stay database ones for the query
+    counts (portal/settings/test.py)."""
+    assert cache_settings(os.environ)[0] == settings.CACHES
+    assert settings.SESSION_ENGINE == "django.contrib.sessions.backends.db"
 
 
-@pytest.mark.parametrize("known", [True, False])
-def test_an_expired_or_unknown_session_loads_empty_and_drops_its_key(known):
-    key = _saved({"_auth_user_id": "7"}) if known else "x" * 32
-    Session.objects.filter(session_key=key).update(
-        expire_date=timezone.now() - timedelta(seconds=1)
+def test_redis_url_selects_the_shared_redis_cache_and_cached_db_sessions():
+    caches, engine = cache_settings(
+        {"REDIS_URL": "unix:///tmp/redis.sock?db=1", "DJANGO_CACHE_VERSION": "7"}
     )
 
-    ours, stock = SessionStore(key), db.SessionStore(key)
+    assert caches == {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "unix:///tmp/redis.sock?db=1",
+            "TIMEOUT": 30 * 24 * 3600,
+            "VERSION": 7,
+            "KEY_PREFIX": "portal",
+        }
+    }
+    assert engine == CACHED_DB
 
-    assert ours.load() == stock.load() == {}
-    assert ours.session_key is None and stock.session_key is None
+
+def _two_workers(user) -> tuple[Client, Client]:
+    """Two clients on one session, as two app servers see one browser."""
+    first = Client()
+    first.force_login(user)
+    second = Client()
+    second.cookies = first.cookies
+    return first, second
 
 
-def test_a_session_a_second_from_expiry_still_loads():
-    key = _saved({"k": 1})
-    Session.objects.filter(session_key=key).update(
-        expire_date=timezone.now() + timedelta(seconds=1)
-    )
+@pytest.mark.parametrize("engine", ["django.contrib.sessions.backends.db", CACHED_DB])
+def test_logout_ends_the_session_for_every_worker(engine):
+    """With cached_db the session is read from the cache that the workers share
+    (Redis; here the test process's cache stands for it): logout deletes it there and
+    in the table, so a request elsewhere with the old cookie is logged out."""
+    with override_settings(SESSION_ENGINE=engine):
+        first, second = _two_workers(UserFactory(username="ana"))
+        key = first.cookies[settings.SESSION_COOKIE_NAME].value
+        assert second.get("/").status_code == 200  # logged in: read (and cached) there too
+        if engine == CACHED_DB:
+            assert cache.get(cached_db.SessionStore(key).cache_key) is not None
 
-    assert SessionStore(key).load() == {"k": 1}
+        first.post("/logout/")
+
+        assert not Session.objects.filter(session_key=key).exists()
+        assert cache.get(cached_db.SessionStore(key).cache_key) is None
+        response = second.get("/")
+        assert response.status_code == 302 and response["Location"].startswith("/login/")
+
+
+def test_cached_db_reads_a_live_session_from_the_cache_without_the_table():
+    with override_settings(SESSION_ENGINE=CACHED_DB):
+        first, second = _two_workers(UserFactory(username="ana"))
+        first.get("/")
+        Session.objects.all().delete()  # the cache alone now holds it
+
+        assert second.get("/").status_code == 200

@@ -4,7 +4,7 @@ import pytest
 from django.core.exceptions import FieldDoesNotExist
 from django.db import connection
 
-from portal.sql import one, read, rows, statement, write
+from portal.sql import read, rows, statement, write
 from quizzes.models import Phase, Question
 
 pytestmark = pytest.mark.django_db
@@ -43,40 +43,6 @@ def test_rows_and_write_run_on_the_models_database(seeds_imported):
     assert changed == 1
     assert found == [(10,)]
     assert Phase.objects.get(number=10).title_en == "Renamed"
-
-
-def test_one_reads_the_first_instance_or_none(seeds_imported):
-    phase = one(Phase, "SELECT * FROM {table} WHERE {pk} = %s", [Phase.objects.get(number=10).pk])
-
-    assert phase == Phase.objects.get(number=10)
-    assert phase.title_texts == Phase.objects.get(number=10).title_texts
-    assert one(Phase, "SELECT * FROM {table} WHERE number = %s", [999]) is None
-
-
-def test_one_adapts_a_datetime_parameter(seeds_imported):
-    """An aware datetime parameter is adapted, so it compares with stored dates on
-    SQLite too (the session store reads by expiry)."""
-    from progress.models import Attempt
-    from tests.factories import UserFactory
-
-    question = Question.objects.get(code="q-10-01")
-    attempt = Attempt.objects.create(
-        learner=UserFactory(),
-        question=question,
-        revision=question.current_revision,
-        token="t-1",
-        answer={"keys": ["A"]},
-        correct=False,
-        score=0.0,
-        partial=0.0,
-        feedback={},
-        pattern="A",
-        language="en",
-    )
-
-    read = one(Attempt, "SELECT * FROM {table} WHERE created_at >= %s", [attempt.created_at])
-
-    assert read is not None and read.pk == attempt.pk and read.created_at == attempt.created_at
 
 
 def test_read_gives_what_the_orms_read_gives_for_every_kind_of_field(seeds_imported):

@@ -402,24 +402,53 @@ def test_kept_feedback_lists_show_each_learner_their_own_picks(seeds_imported, c
     ).group(1)
 
 
-def test_kept_form_markers_are_the_same_in_every_process():
-    """A form kept in a cache that workers share is filled in by whichever worker
-    serves it: its markers must not depend on the process that rendered it."""
-    import subprocess
-    import sys
+def test_kept_fields_hold_no_form_token_or_csrf_value(seeds_imported, client, monkeypatch):
+    """What is kept of an untouched form is its fields: the `<form>` with its CSRF and
+    token lines is rendered for each request around them, nothing substituted in."""
+    from django.core.cache import cache
 
-    from progress.templatetags import card_pieces
+    from portal import caching
+    from tests.html import form_token
 
-    code = (
-        "import django; django.setup(); "
-        "from progress.templatetags import card_pieces as c; print(repr((c._TOKEN, c._CSRF)))"
-    )
-    other = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout.strip()
+    kept = []
 
-    assert other == repr((card_pieces._TOKEN, card_pieces._CSRF))
-    assert "\x00" in card_pieces._TOKEN and "\x00" in card_pieces._CSRF
+    class Recording:
+        def get(self, key, default=None):
+            return default  # every piece is rendered and kept afresh
+
+        def set(self, key, value, *args):
+            kept.append(value)
+            cache.set(key, value, *args)
+
+    monkeypatch.setattr(caching, "cache", Recording())
+    caching.front_clear()
+    client.force_login(UserFactory(username="ana"))
+    html = client.get("/phase/10/").content.decode()
+    token = form_token(html, "q-10-03")
+    fields = [piece for piece in kept if isinstance(piece, str) and "Check answer" in piece]
+
+    assert len(fields) == html.count('<form class="answer-form"')
+    for piece in fields:
+        assert "<form" not in piece and "csrfmiddlewaretoken" not in piece
+        assert 'name="token"' not in piece and token not in piece
+        assert piece in html
+    assert html.count(f'name="token" value="{token}"') == 1
+
+
+def test_kept_fields_follow_the_script_prefix_of_their_links(seeds_imported, learner_client):
+    """The free-text field posts its draft to a reversed URL: a site served under a
+    path gets its own kept fields, not the ones reversed without the prefix."""
+    from django.urls import set_script_prefix
+
+    learner_client.get("/phase/10/")  # kept without a prefix
+    set_script_prefix("/portal/")  # as the WSGI handler sets it from SCRIPT_NAME
+    try:
+        html = learner_client.get("/phase/10/").content.decode()
+    finally:
+        set_script_prefix("/")
+
+    assert 'action="/portal/question/q-10-03/answer/"' in article(html, "q-10-03")
+    assert 'data-hx-post="/portal/question/q-10-03/draft/"' in article(html, "q-10-03")
 
 
 def test_answer_again_without_javascript_starts_from_the_previous_free_answer(

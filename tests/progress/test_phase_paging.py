@@ -300,7 +300,9 @@ def test_question_to_answer_is_the_question_with_its_phase_and_current_revision(
 def test_a_kept_revision_never_answers_for_another_question(make_phase):
     """Ids can name other rows in a database made afresh (the tests' are): a revision
     kept for one question is not handed to another with the same ids and content."""
-    from progress import phase_selectors
+    from django.core.cache import cache
+
+    from portal.caching import cache_key
     from progress.phase_selectors import question_to_answer
     from quizzes.models import Question
 
@@ -309,8 +311,8 @@ def test_a_kept_revision_never_answers_for_another_question(make_phase):
     other = Question.objects.get(code=second)
     # What a process would hold after the database was made afresh under it.
     key = (other.pk, other.current_revision_id, other.current_revision.content_hash)
-    phase_selectors._REVISIONS[key] = kept
+    cache.set(cache_key("revision", *key), kept)
     try:
         assert question_to_answer(second).current_revision.question_id == other.pk
     finally:
-        phase_selectors._REVISIONS.pop(key, None)
+        cache.delete(cache_key("revision", *key))

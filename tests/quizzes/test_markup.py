@@ -9,6 +9,7 @@ from django.core.management import call_command
 from django.template import Context, Template
 from django.utils import translation
 
+from portal.caching import front_clear
 from quizzes import texts as texts_module
 from quizzes.markup import (
     highlight,
@@ -179,11 +180,11 @@ def test_stylesheet_holds_the_pygments_token_colours():
 @pytest.fixture
 def rich(db):
     cache.clear()
-    texts_module.local_clear()
+    front_clear()
     call_command("import_quizzes", str(RICH), stdout=StringIO())
     yield {q.code: q.current_revision for q in Question.objects.select_related("current_revision")}
     cache.clear()
-    texts_module.local_clear()
+    front_clear()
 
 
 @pytest.fixture
@@ -220,7 +221,7 @@ def test_revision_texts_renders_once_per_revision_and_language(rich, render_coun
     for _ in range(3):
         revision_texts(revision=rich["q-90-01"], language="en")
         revision_texts(revision=rich["q-90-01"], language="es")
-    texts_module.local_clear()  # another process: served from Django's cache
+    front_clear()  # another process: served from Django's cache
     revision_texts(revision=rich["q-90-01"], language="es-ar")
 
     assert render_count == [("q-90-01", "en"), ("q-90-01", "es")]

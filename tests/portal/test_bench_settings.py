@@ -1,0 +1,23 @@
+"""The serving bench's bare site runs on the portal's database, cache and session
+settings, so a ratio to it compares pages on one topology, not connection handling."""
+
+import importlib
+import sys
+
+from bench import serve_bench
+
+
+def test_the_bare_site_keeps_connections_and_caches_as_the_portal_does(monkeypatch):
+    monkeypatch.setenv("DJANGO_SECRET_KEY", "bench")
+    monkeypatch.delitem(sys.modules, "bench.bare.settings", raising=False)
+    bare = importlib.import_module("bench.bare.settings")
+    base = importlib.import_module("portal.settings.base")
+
+    assert bare.DATABASES == base.DATABASES
+    assert bare.DATABASES["default"]["CONN_MAX_AGE"] == 60
+    assert bare.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
+    assert (bare.CACHES, bare.SESSION_ENGINE) == (base.CACHES, base.SESSION_ENGINE)
+
+
+def test_the_embedded_topology_starts_nothing():
+    assert serve_bench.topology_start("sqlite") == ({}, [])
