@@ -422,8 +422,10 @@ def per_cell_totals(cohort, now, threshold):
         START + timedelta(days=400),
     ],
 )
-def test_database_totals_equal_the_per_cell_path(world, now):
-    expected_questions, expected_learners = per_cell_totals(world["cohort"], now, 0.7)
+@pytest.mark.parametrize("threshold", [0.0, 0.55, 0.7, 0.9, 1.01])
+def test_database_totals_equal_the_per_cell_path(world, settings, now, threshold):
+    settings.MEMORY_RISK_THRESHOLD = threshold
+    expected_questions, expected_learners = per_cell_totals(world["cohort"], now, threshold)
 
     memory = cohort_memory(cohort=world["cohort"], now=now)
 
