@@ -431,8 +431,9 @@ class CohortMemory:
 def cohort_memory(
     *, cohort: Cohort, phase: Phase | None = None, now: datetime | None = None
 ) -> CohortMemory:
-    """Every figure over the whole cohort (staff left out) and every active question;
-    the heat map's cells for one phase (`phase`, else the first)."""
+    """Every figure over the whole cohort (staff left out) and every active question,
+    and the heat map's phase (`phase`, else the first) and questions; its cells, for
+    the page of learners shown, come from `memory_heat_cells`."""
     now = now or timezone.now()
     threshold = risk_threshold()
     phases = list(Phase.objects.active().order_by("number"))

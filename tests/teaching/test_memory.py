@@ -498,3 +498,18 @@ def test_database_counts_whole_days_as_timedelta_does(late, after, days):
         )
     }
     assert sorted(cells.values()) == sorted(figures[c] for c in ("q-10-05", "q-10-01"))
+
+
+def test_memory_heat_map_cells_of_a_later_page(client, instructor, world, monkeypatch):
+    monkeypatch.setattr("teaching.memory_admin.MEMORY_LEARNERS_PER_PAGE", 2)
+
+    html = page(client, instructor, world["cohort"], "?page=2")
+
+    heat = html[
+        html.index('<svg class="heat"') : html.index("</svg>", html.index('<svg class="heat"'))
+    ]
+    # Page 2 is cy and dot (by username): each answered one question of phase 10.
+    assert 'aria-label="cy: ' in heat and 'aria-label="dot: ' in heat
+    assert "ana" not in heat
+    assert heat.count("<title>") == 2 * 5
+    assert heat.count("not seen</title>") == 2 * 5 - 2
