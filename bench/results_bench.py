@@ -133,6 +133,7 @@ def generate(args, workdir):
     attempt_columns = [
         "id", "learner_id", "question_id", "revision_id", "token", "answer", "correct",
         "score", "partial", "feedback", "pattern", "language", "grader_version", "created_at",
+        "doubts",
     ]  # fmt: skip
     standing_columns = [
         "learner_id", "question_id", "attempts", "first_attempt_id", "latest_attempt_id",
@@ -169,7 +170,7 @@ def generate(args, workdir):
                     (
                         pk, learner_id, question.pk, revision.pk, f"t{pk}", json.dumps(answer),
                         result.correct, result.score, result.partial, feedback, pattern, "en",
-                        GRADER_VERSION, adapt_time(base_time + timedelta(microseconds=pk)),
+                        GRADER_VERSION, adapt_time(base_time + timedelta(microseconds=pk)), "",
                     )
                 )  # fmt: skip
             first, latest = made[0], made[-1]

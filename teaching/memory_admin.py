@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from quizzes.models import Phase
 
-from .memory import HORIZON_DAYS, cohort_memory, memory_csv_rows
+from .memory import HORIZON_DAYS, cohort_memory, memory_csv_rows, memory_heat_cells
 
 # The heat map and the learner table show this many learners a page; every figure
 # covers the whole cohort.
@@ -49,6 +49,7 @@ class CohortMemoryAdminMixin:
         page = Paginator(memory.learners, MEMORY_LEARNERS_PER_PAGE).get_page(
             request.GET.get("page")
         )
+        memory_heat_cells(memory=memory, learners=page.object_list)
         query = request.GET.copy()
         query.pop("page", None)
         context = {

@@ -12,8 +12,9 @@ from fsrs import Card, Rating, Scheduler
 
 from progress.models import ReviewCard
 from quizzes.models import Question
-from teaching.memory import curve, memory_csv_rows
+from teaching.memory import HORIZON_DAYS, cohort_memory, curve, memory_csv_rows, recall_cells
 from teaching.models import Cohort
+from teaching.selectors import cohort_learner_ids
 from teaching.services import regrade_apply, regrade_plan, verdict_override
 from tests.factories import UserFactory, answer
 from tests.teaching.test_regrade import move_key_from_b_to_a
@@ -287,10 +288,12 @@ def test_memory_page_runs_fixed_queries(
         answer(learner, "q-19-01", keys=["B"])
 
     # Session, user, cohort, the user's and group's permissions, phases, questions,
-    # learners, cards, standings, reviews due per learner: 11 whatever the cohort's size.
+    # learners, the recall totals per question and per learner (one query), reviews due
+    # per learner, then the heat map page's cards and standings: 12 whatever the
+    # cohort's size.
     with time_machine.travel(NOW, tick=False):
         client.force_login(instructor)
-        with django_assert_num_queries(11):
+        with django_assert_num_queries(12):
             response = client.get(f"/admin/teaching/cohort/{world['cohort'].pk}/memory/")
 
     assert response.status_code == 200
@@ -388,3 +391,125 @@ def test_memory_of_an_empty_cohort_says_so(client, instructor, seeds_imported):
     assert "This cohort has no learners yet" in html
     assert '<svg class="heat"' not in html
     assert rows == [["learner", "question", "recall_now", "recall_in_7_days", "due"]]
+
+
+def per_cell_totals(cohort, now, threshold):
+    """The page's totals worked out from `recall_cells` (the CSV's per-cell path)."""
+    questions = list(Question.objects.active().values_list("pk", flat=True))
+    by_question, by_learner = {}, {}
+    for learner_id, question_id, recall_now, recall_week, _due in recall_cells(
+        learner_ids=cohort_learner_ids(cohort), question_ids=questions, now=now
+    ):
+        q = by_question.setdefault(question_id, [0, 0.0, 0.0, 0, 0])
+        q[0] += 1
+        q[1] += recall_now
+        q[2] += recall_week
+        q[3] += recall_now < threshold
+        q[4] += recall_week < threshold
+        learner = by_learner.setdefault(learner_id, [0, 0])
+        learner[0] += 1
+        learner[1] += recall_week < threshold
+    return by_question, by_learner
+
+
+@pytest.mark.parametrize(
+    "now",
+    [
+        START,
+        START + timedelta(hours=23, minutes=59),
+        NOW,
+        START + timedelta(days=30, microseconds=1),
+        START + timedelta(days=400),
+    ],
+)
+@pytest.mark.parametrize("threshold", [0.0, 0.55, 0.7, 0.9, 1.01])
+def test_database_totals_equal_the_per_cell_path(world, settings, now, threshold):
+    settings.MEMORY_RISK_THRESHOLD = threshold
+    expected_questions, expected_learners = per_cell_totals(world["cohort"], now, threshold)
+
+    memory = cohort_memory(cohort=world["cohort"], now=now)
+
+    questions = {
+        item.question.pk: [
+            item.learners,
+            item.sum_now,
+            item.sum_week,
+            item.below_now,
+            item.below_week,
+        ]
+        for item in memory.items
+        if item.learners
+    }
+    # The counts exactly; the sums to rounding (the database adds in another order).
+    assert {k: v[:1] + v[3:] for k, v in questions.items()} == {
+        k: v[:1] + v[3:] for k, v in expected_questions.items()
+    }
+    for pk, figures in questions.items():
+        assert figures[1:3] == pytest.approx(expected_questions[pk][1:3], rel=1e-12, abs=0)
+    learners = {row.learner_id: [row.seen, row.at_risk] for row in memory.learners if row.seen}
+    assert learners == expected_learners
+    assert sum(v[0] for v in learners.values()) == 6  # six answered pairs, staff left out
+
+
+@pytest.fixture
+def late(seeds_imported):
+    """hal answers q-10-05 right (no card) and q-10-01 wrong (a card) at 23:59 UTC."""
+    cohort = Cohort.objects.create(name="Late")
+    hal = UserFactory(username="hal")
+    cohort.learners.add(hal)
+    at = datetime(2027, 3, 1, 23, 59, 0, 1, tzinfo=UTC)  # a microsecond past 23:59
+    with time_machine.travel(at, tick=False):
+        answer(hal, "q-10-05", keys=["C"])
+        answer(hal, "q-10-01", keys=["A"])
+    return cohort, at
+
+
+@pytest.mark.parametrize(
+    ("after", "days"),
+    [
+        (timedelta(minutes=2), 0),  # 00:01 the next day: not a whole day yet
+        (timedelta(days=1, microseconds=-1), 0),
+        (timedelta(days=1), 1),  # exactly 24 hours
+        (timedelta(days=1, minutes=2), 1),
+        (timedelta(hours=-1), -1),  # a review later than now: no day, 6 in a week
+    ],
+)
+def test_database_counts_whole_days_as_timedelta_does(late, after, days):
+    cohort, at = late
+    shape = curve()
+    now = at + after
+    assert (now - at).days == days
+
+    memory = cohort_memory(cohort=cohort, now=now)
+
+    figures = {item.question.code: (item.mean_now, item.mean_week) for item in memory.items}
+    for code, right in (("q-10-05", True), ("q-10-01", False)):
+        stability = shape.first_stability[right]
+        assert figures[code] == (
+            shape.recall(stability, days),
+            shape.recall(stability, days + HORIZON_DAYS),
+        ), code
+    cells = {
+        c[1]: c[2:4]
+        for c in recall_cells(
+            learner_ids=[cohort.learners.get().pk],
+            question_ids=Question.objects.values_list("pk", flat=True),
+            now=now,
+        )
+    }
+    assert sorted(cells.values()) == sorted(figures[c] for c in ("q-10-05", "q-10-01"))
+
+
+def test_memory_heat_map_cells_of_a_later_page(client, instructor, world, monkeypatch):
+    monkeypatch.setattr("teaching.memory_admin.MEMORY_LEARNERS_PER_PAGE", 2)
+
+    html = page(client, instructor, world["cohort"], "?page=2")
+
+    heat = html[
+        html.index('<svg class="heat"') : html.index("</svg>", html.index('<svg class="heat"'))
+    ]
+    # Page 2 is cy and dot (by username): each answered one question of phase 10.
+    assert 'aria-label="cy: ' in heat and 'aria-label="dot: ' in heat
+    assert "ana" not in heat
+    assert heat.count("<title>") == 2 * 5
+    assert heat.count("not seen</title>") == 2 * 5 - 2
