@@ -1,8 +1,5 @@
 """Learners' attempts and unsent drafts. Attempts are append-only."""
 
-from dataclasses import dataclass
-from datetime import datetime
-
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -13,32 +10,8 @@ from django.utils.translation import gettext_lazy as _
 from portal.db import WriteOnce
 from quizzes.models import Phase, Question, QuestionRevision
 
-from .enums import INSTRUCTOR_KINDS, VerdictSource
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """An attempt's effective verdict: its own grade, or the newest regrade's or
-    override's, with when, by whom and why (for "regraded on DATE" notes)."""
-
-    correct: bool
-    score: float
-    source: str  # a VerdictSource
-    at: datetime
-    by_id: int | None = None
-    reason: str = ""
-
-    @property
-    def is_regrade(self) -> bool:
-        return self.source == VerdictSource.REGRADE
-
-    @property
-    def is_override(self) -> bool:
-        return self.source == VerdictSource.OVERRIDE
-
-    @property
-    def is_confirmed(self) -> bool:
-        return self.source == VerdictSource.CONFIRM
+from .enums import VerdictSource
+from .verdicts import Verdict, provisional_from, verdict_newest
 
 
 class AttemptQuerySet(models.QuerySet):
@@ -279,18 +252,6 @@ class Draft(models.Model):
 
     def __str__(self) -> str:
         return f"draft {self.learner_id} {self.question_id}"
-
-
-def provisional_from(attempt: Attempt, entries) -> bool:
-    """`Attempt.provisional`, given the attempt's regrade entries (all of them): a
-    regrade by a new key or matcher does not end it, only a person does."""
-    return bool(attempt.doubts) and not any(e.kind in INSTRUCTOR_KINDS for e in entries)
-
-
-def verdict_newest(entries):
-    """The rule for which verdict stands: the newest entry, by insertion order (its id;
-    two entries may share a timestamp), or None when there is none."""
-    return max(entries, key=lambda entry: entry.pk, default=None)
 
 
 class RegradeQuerySet(models.QuerySet):

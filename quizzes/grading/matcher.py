@@ -1,273 +1,45 @@
-"""Finding a key's mentions in a free-text answer: words, stems, typos, windows, negation."""
+"""Finding a key's mentions in a free-text answer: words, stems, typos, windows, negation.
+The key is read once by keys.py; this module reads an answer against it."""
 
 from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from itertools import accumulate
 
 from rapidfuzz.distance import OSA
 
 from portal.languages import LANGUAGE_CODES
 
-from .text import Tokens, is_number, is_symbol, stems, tokenize, words
-from .vocabulary import Vocabulary, vocabulary_load
+from .keys import (
+    GAP,
+    MAX_SPANS,
+    NEGATION_REACH,
+    TYPO_TWO,
+    Alternative,
+    CompiledKey,
+    Found,
+    Occurrence,
+    Slot,
+    as_mentions,
+    compile_key,
+    read_alternatives,
+    typo_bound,
+    word_matches,
+)
+from .text import Tokens, is_symbol, tokenize
 
-PREFIX_MIN = 5  # an author's word this long also finds longer words it begins ("satur")
-TYPO_MIN = 5  # words shorter than this never match by edit distance
-TYPO_TWO = 8  # from this length, two edits are forgiven; below it, one
-GAP = 3  # content words allowed between the words of one mention
-NEGATION_REACH = 1  # content words allowed between a negation cue and what it negates
-MAX_SPANS = 20  # highlighted places per mention, so a long answer stays cheap to show
-
-
-@dataclass(frozen=True)
-class Slot:
-    """One word of a mention: the phrases (tuples of words) that can stand for it."""
-
-    phrases: tuple[tuple[str, ...], ...]
-    plain: bool  # an author's own word, not a vocabulary group: prefixes count
-    # Binds to its neighbour: a number ("2 sigma over 3 steps" is not 3 sigma) or a word
-    # of degree ("more often … less random" is not "more random").
-    number: bool = False
-
-
-@dataclass(frozen=True)
-class Alternative:
-    """One phrasing of a mention, read: its slots and whether it is phrased negatively
-    ("not recomputed", "no lo ve"), in which case its negation cues are left out of the
-    slots and it is found where its words stand negated ("don't have to be recomputed")."""
-
-    slots: tuple[Slot, ...]
-    negative: bool = False
-
-
-@dataclass
-class CompiledKey:
-    """A key read once: each mention/reject as alternatives."""
-
-    mentions: tuple[tuple[Alternative, ...], ...]
-    rejects: tuple[tuple[Alternative, ...], ...]
-    languages: tuple[str, ...]
-    vocabulary: Vocabulary
-    stopwords: frozenset[str]
-    negations: frozenset[str]
-    clause_breaks: frozenset[str]
-    known: frozenset[str]  # words the vocabulary knows: never read as typos
-    exact: frozenset[str] = frozenset()
-    by_stem: dict[str, set[str]] = field(default_factory=dict)
-    prefixable: dict[str, list[str]] = field(default_factory=dict)  # by first 5 letters
-    typo_targets: dict[int, list[str]] = field(default_factory=dict)  # by length
-    cache: dict[str, dict[str, str]] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Occurrence:
-    first: int  # token indices, inclusive
-    last: int
-    typos: tuple[tuple[str, str], ...] = ()  # (word as written, expected word)
-
-
-@dataclass(frozen=True)
-class Found:
-    """Where one mention (or reject entry) stands in an answer."""
-
-    status: str  # "found" | "missed" | "negated"
-    spans: tuple[tuple[int, int], ...] = ()
-    typos: tuple[tuple[str, str], ...] = ()
-    # Found: through a negatively phrased alternative, by a negation in the answer.
-    # Negated: only a negatively phrased alternative was contradicted.
-    negative: bool = False
-
-
-def as_mentions(entries: Sequence) -> tuple[tuple[str, ...], ...]:
-    """A key's mentions as tuples of alternatives; a plain string is one alternative."""
-    return tuple((e,) if isinstance(e, str) else tuple(str(a) for a in e) for e in entries)
-
-
-def _phrase_at(ws: Sequence[str], i: int, phrase: tuple[str, ...]) -> bool:
-    """Whether the vocabulary phrase stands at ws[i:], word for word or stem for stem
-    ("desviaciones estándar" is the group's "desviacion estandar")."""
-    if len(ws) - i < len(phrase):
-        return False
-    return all(
-        a == b or (not is_number(a) and stems(a, LANGUAGE_CODES) & stems(b, LANGUAGE_CODES))
-        for a, b in zip(ws[i : i + len(phrase)], phrase, strict=True)
-    )
-
-
-def _slots(*, text: str, vocabulary: Vocabulary, stopwords: frozenset[str]) -> tuple[Slot, ...]:
-    """Read an author's phrase into slots: vocabulary phrases become their whole group,
-    numbers become every way of writing them, stop words drop out."""
-    ws = words(text)
-    keep_stopwords = _keeps_stopwords(ws, stopwords)
-    slots: list[Slot] = []
-    i = 0
-    while i < len(ws):
-        best: tuple[int, tuple] | None = None
-        for group in vocabulary.groups:
-            for phrase in group:
-                n = len(phrase)
-                if n > (best[0] if best else 0) and _phrase_at(ws, i, phrase):
-                    best = (n, group)
-        for name, digits in vocabulary.number_words.items():
-            phrase = tuple(name.split())
-            n = len(phrase)
-            if n > (best[0] if best else 0) and tuple(ws[i : i + n]) == phrase:
-                names = [k for k, v in vocabulary.number_words.items() if v == digits]
-                best = (n, tuple(tuple(k.split()) for k in names), True)
-        if best:
-            slots.append(Slot(phrases=best[1], plain=False, number=len(best) > 2))
-            i += best[0]
-            continue
-        if ws[i] not in stopwords or keep_stopwords:
-            number = is_number(ws[i])
-            binds = number or ws[i] in vocabulary.degree_words
-            slots.append(Slot(phrases=((ws[i],),), plain=not binds, number=binds))
-        i += 1
-    return tuple(slots)
-
-
-def _keeps_stopwords(ws: Sequence[str], stopwords: frozenset[str]) -> bool:
-    """A phrase that would shrink to nothing, or to one word out of three or more, once
-    its stop words are left out keeps them: "e to the power" must not read as "power",
-    nor "a lo sumo" as "sumo"."""
-    content = sum(w not in stopwords for w in ws)
-    return content == 0 or (content == 1 and len(ws) >= 3)
-
-
-def read_alternatives(
-    *, text: str, vocabulary: Vocabulary, stopwords: frozenset[str], negations: frozenset[str]
-) -> list[Alternative]:
-    """Read one phrasing. A negation cue among its words makes it a negative alternative,
-    unless the cue is all there is or belongs to a vocabulary phrase ("no more than").
-    A verb that means "keep from" ("prevents overfitting", "evita que diverja") keeps
-    its phrasing and adds the negative reading of the rest ("doesn't overfit")."""
-    slots = _slots(text=text, vocabulary=vocabulary, stopwords=stopwords)
-    kept = tuple(s for s in slots if not (s.plain and s.phrases[0][0] in negations))
-    if kept and len(kept) < len(slots):
-        return [Alternative(slots=kept, negative=True)]
-    found = [Alternative(slots=slots)]
-    rest = tuple(s for s in slots if not vocabulary.prevents(s.phrases))
-    if rest and len(rest) < len(slots):
-        found.append(Alternative(slots=rest, negative=True))
-    return found
-
-
-@lru_cache(maxsize=512)
-def compile_key(
-    *,
-    expected: tuple[tuple[str, ...], ...],
-    reject: tuple[tuple[str, ...], ...],
-    languages: tuple[str, ...],
-) -> CompiledKey:
-    vocabulary = vocabulary_load()
-    stopwords = vocabulary.for_languages("stopwords", languages)
-    negations = vocabulary.for_languages("negations", LANGUAGE_CODES)
-
-    def read(mentions: tuple[tuple[str, ...], ...]) -> tuple:
-        return tuple(
-            tuple(
-                dict.fromkeys(
-                    a
-                    for text in alternatives
-                    for a in read_alternatives(
-                        text=text, vocabulary=vocabulary, stopwords=stopwords, negations=negations
-                    )
-                    if a.slots
-                )
-            )
-            for alternatives in mentions
-        )
-
-    numbers = set(vocabulary.number_words)
-    known = {w for group in vocabulary.groups for phrase in group for w in phrase}
-    for attribute in ("stopwords", "negations", "clause_breaks"):
-        known |= vocabulary.for_languages(attribute, LANGUAGE_CODES)
-    key = CompiledKey(
-        mentions=read(expected),
-        rejects=read(reject),
-        languages=languages,
-        vocabulary=vocabulary,
-        stopwords=stopwords,
-        negations=vocabulary.for_languages("negations", languages) | {"not"},
-        clause_breaks=vocabulary.for_languages("clause_breaks", languages),
-        known=frozenset(known | numbers | set(vocabulary.not_typos)),
-    )
-    targets: dict[str, bool] = {}  # word → prefixable
-    for mention in key.mentions + key.rejects:
-        for alternative in mention:
-            for slot in alternative.slots:
-                for phrase in slot.phrases:
-                    for word in phrase:
-                        targets[word] = targets.get(word, False) or slot.plain
-    key.exact = frozenset(targets)
-    for word, plain in targets.items():
-        if is_number(word) or word in numbers:
-            continue  # numbers match only as written: "2" is never "3"
-        for stem in stems(word, languages):
-            key.by_stem.setdefault(stem, set()).add(word)
-        if plain and len(word) >= PREFIX_MIN:
-            key.prefixable.setdefault(word[:PREFIX_MIN], []).append(word)
-        if len(word) >= TYPO_MIN and word.isalpha():
-            key.typo_targets.setdefault(len(word), []).append(word)
-    return key
-
-
-# Prefixes that turn a word into its opposite: a typo never bridges one, so "instability"
-# is not a misspelt "stability", nor "inestabilidad" a misspelt "estabilidad".
-NEGATING_PREFIXES = ("in", "im", "il", "ir", "un", "dis", "non", "des", "de", "a", "anti")
-
-
-def _opposites(key: CompiledKey, word: str, target: str) -> bool:
-    """Whether `word` reads as the opposite of `target`: one is the other with a negating
-    prefix (give or take the typo), or the vocabulary lists the pair as opposites."""
-    for a, b in ((word, target), (target, word)):
-        for prefix in NEGATING_PREFIXES:
-            if a.startswith(prefix) and not b.startswith(prefix):
-                rest = a[len(prefix) :]
-                if OSA.distance(rest, b) < OSA.distance(a, b):
-                    return True
-    return key.vocabulary.opposed(word, target, key.languages)
-
-
-def _typo_bound(a: str, b: str) -> int:
-    shorter = min(len(a), len(b))
-    return 2 if shorter >= TYPO_TWO else 1 if shorter >= TYPO_MIN else 0
-
-
-def word_matches(key: CompiledKey, word: str) -> dict[str, str]:
-    """The key's words this answer word stands for, each with how: exact, stem, prefix or
-    typo. Remembered per key, since answers repeat their words."""
-    cached = key.cache.get(word)
-    if cached is not None:
-        return cached
-    found: dict[str, str] = {}
-    if word in key.exact:
-        found[word] = "exact"
-    if not (is_number(word) or key.vocabulary.protected(word)):
-        for stem in stems(word, key.languages):
-            for target in key.by_stem.get(stem, ()):
-                found.setdefault(target, "stem")
-        for target in key.prefixable.get(word[:PREFIX_MIN], ()):
-            if word.startswith(target):
-                found.setdefault(target, "prefix")
-        if not found and word not in key.known and len(word) >= TYPO_MIN and word.isalpha():
-            for length in range(len(word) - 2, len(word) + 3):
-                for target in key.typo_targets.get(length, ()):
-                    bound = _typo_bound(word, target)
-                    if (
-                        bound
-                        and OSA.distance(word, target, score_cutoff=bound) <= bound
-                        and not _opposites(key, word, target)
-                    ):
-                        found.setdefault(target, "typo")
-    if len(key.cache) > 50_000:  # a bound, so one key cannot hold on to every word ever seen
-        key.cache.clear()
-    key.cache[word] = found
-    return found
+__all__ = [
+    "Alternative",
+    "CompiledKey",
+    "Found",
+    "Slot",
+    "as_mentions",
+    "compile_key",
+    "find_mentions",
+    "read_alternatives",
+]
 
 
 @dataclass
@@ -351,7 +123,7 @@ def occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
             if len(a) < 3 or not word.startswith(a) or clauses[i] != clauses[i + 1]:
                 continue
             joined = a + norms[i + 1]
-            bound = _typo_bound(joined, word)
+            bound = typo_bound(joined, word)
             if joined == word or OSA.distance(joined, word, score_cutoff=bound) <= bound:
                 typo = () if joined == word else ((f"{a} {norms[i + 1]}", word),)
                 found.setdefault(i, Occurrence(i, i + 1, typo))
