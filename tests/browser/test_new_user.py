@@ -201,8 +201,12 @@ def test_a_draft_on_an_answered_question_is_there_after_a_reload(browser, site, 
     card.locator("button[type=submit]").click()
     card.locator(".feedback").wait_for()
     card.get_by_role("link", name=re.compile("Answer again|Responder de nuevo")).click()
+    box = card.locator("textarea")
+    box.fill("")
     with page.expect_response(re.compile(r"/draft/$")):
-        card.locator("textarea").fill("identity path, second go")
+        # Typed as a person types: an input event sent before htmx has processed the
+        # swapped-in form (a fill() right after the swap) would save nothing.
+        box.press_sequentially("identity path, second go", delay=20)
 
     page.reload()
     box = page.locator("#q-10-03 textarea")
