@@ -1,7 +1,9 @@
 """Django set up inside a bench's own process, on a SQLite file of its own: the
-benches that call views through the test client (results, page sizes) start here."""
+benches that call views through the test client (results, memory, page sizes) start
+here, and measure admin pages with `admin_page_measurer`."""
 
 import os
+import time
 from pathlib import Path
 
 
@@ -22,3 +24,41 @@ def django_in_process(db_file: Path) -> None:
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
     }
     call_command("migrate", verbosity=0)
+
+
+def admin_page_measurer():
+    """A `measure(label, url, target=None, stream=False, runs=3)` that GETs `url` as a
+    superuser and prints the best and median wall time, the best CPU time (on SQLite
+    the queries run in this process, so CPU time is what the request costs on a
+    machine nobody shares), the queries, the size and the target's verdict."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    admin, _ = get_user_model().objects.get_or_create(
+        username="bench-admin", defaults={"is_staff": True, "is_superuser": True}
+    )
+    client = Client()
+    client.force_login(admin)
+
+    def measure(label, url, target=None, stream=False, runs=3):
+        times, cpu = [], []
+        for _ in range(runs):
+            with CaptureQueriesContext(connection) as queries:
+                start, start_cpu = time.perf_counter(), time.process_time()
+                response = client.get(url)
+                body = b"".join(response.streaming_content) if stream else response.content
+                times.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - start_cpu)
+            assert response.status_code == 200, (url, response.status_code)
+        best, median = min(times), sorted(times)[len(times) // 2]
+        verdict = "" if target is None else ("ok" if best < target else "SLOW")
+        target_text = "" if target is None else f"target < {target:.1f} s"
+        print(
+            f"{label:<34} best {best * 1000:7.0f} ms  median {median * 1000:7.0f} ms"
+            f"  cpu {min(cpu) * 1000:6.0f} ms  {len(queries):3d} queries"
+            f"  {len(body) / 1e6:6.1f} MB  {target_text} {verdict}"
+        )
+
+    return measure

@@ -272,40 +272,12 @@ def _insert_writer(table, columns):
 
 
 def measure_all(cohort, *, export=True):
-    from django.contrib.auth import get_user_model
     from django.db import connection
-    from django.test import Client
-    from django.test.utils import CaptureQueriesContext
 
-    User = get_user_model()
-    admin, _ = User.objects.get_or_create(
-        username="bench-admin", defaults={"is_staff": True, "is_superuser": True}
-    )
-    client = Client()
-    client.force_login(admin)
+    from bench.in_process import admin_page_measurer
+
+    measure = admin_page_measurer()
     base = f"/admin/teaching/cohort/{cohort.pk}/results/"
-
-    def measure(label, url, target=None, stream=False, runs=3):
-        # CPU time is printed besides wall time: on SQLite the queries run in this
-        # process, so CPU time is what the request costs when the machine is not
-        # shared (wall time also counts waiting for a core).
-        times, cpu = [], []
-        for _ in range(runs):
-            with CaptureQueriesContext(connection) as queries:
-                start, start_cpu = time.perf_counter(), time.process_time()
-                response = client.get(url)
-                body = b"".join(response.streaming_content) if stream else response.content
-                times.append(time.perf_counter() - start)
-                cpu.append(time.process_time() - start_cpu)
-            assert response.status_code == 200, (url, response.status_code)
-        best, median = min(times), sorted(times)[len(times) // 2]
-        verdict = "" if target is None else ("ok" if best < target else "SLOW")
-        target_text = "" if target is None else f"target < {target:.1f} s"
-        print(
-            f"{label:<34} best {best * 1000:7.0f} ms  median {median * 1000:7.0f} ms"
-            f"  cpu {min(cpu) * 1000:6.0f} ms  {len(queries):3d} queries"
-            f"  {len(body) / 1e6:6.1f} MB  {target_text} {verdict}"
-        )
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average {load:.1f} on {os.cpu_count()} cores")
