@@ -106,11 +106,14 @@ def _slots(*, text: str, vocabulary: Vocabulary, stopwords: frozenset[str]) -> t
     i = 0
     while i < len(ws):
         best: tuple[int, tuple] | None = None
-        for group in vocabulary.groups:
-            for phrase in group:
-                n = len(phrase)
-                if n > (best[0] if best else 0) and _phrase_at(ws, i, phrase):
-                    best = (n, group)
+        # Only the phrases whose first word is this word, or shares a stem with it: the
+        # vocabulary indexes them, in the order of the file (the first longest wins).
+        starts = vocabulary.group_starts
+        forms = (ws[i], *stems(ws[i], LANGUAGE_CODES)) if not is_number(ws[i]) else (ws[i],)
+        for g, phrase in sorted({c for form in forms for c in starts.get(form, ())}):
+            n = len(phrase)
+            if n > (best[0] if best else 0) and _phrase_at(ws, i, phrase):
+                best = (n, vocabulary.groups[g])
         for name, digits in vocabulary.number_words.items():
             phrase = tuple(name.split())
             n = len(phrase)
@@ -137,9 +140,10 @@ def _keeps_stopwords(ws: Sequence[str], stopwords: frozenset[str]) -> bool:
     return content == 0 or (content == 1 and len(ws) >= 3)
 
 
+@lru_cache(maxsize=8192)  # pure: the key's compiling and the importer's explaining share it
 def read_alternatives(
     *, text: str, vocabulary: Vocabulary, stopwords: frozenset[str], negations: frozenset[str]
-) -> list[Alternative]:
+) -> tuple[Alternative, ...]:
     """Read one phrasing. A negation cue among its words makes it a negative alternative,
     unless the cue is all there is or belongs to a vocabulary phrase ("no more than").
     A verb that means "keep from" ("prevents overfitting", "evita que diverja") keeps
@@ -147,12 +151,11 @@ def read_alternatives(
     slots = _slots(text=text, vocabulary=vocabulary, stopwords=stopwords)
     kept = tuple(s for s in slots if not (s.plain and s.phrases[0][0] in negations))
     if kept and len(kept) < len(slots):
-        return [Alternative(slots=kept, negative=True)]
-    found = [Alternative(slots=slots)]
+        return (Alternative(slots=kept, negative=True),)
     rest = tuple(s for s in slots if not vocabulary.prevents(s.phrases))
     if rest and len(rest) < len(slots):
-        found.append(Alternative(slots=rest, negative=True))
-    return found
+        return (Alternative(slots=slots), Alternative(slots=rest, negative=True))
+    return (Alternative(slots=slots),)
 
 
 @lru_cache(maxsize=512)

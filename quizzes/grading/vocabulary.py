@@ -20,7 +20,8 @@ def _forms(word: str, languages: tuple[str, ...]) -> frozenset[str]:
 VOCABULARY_FILE = Path(__file__).resolve().parents[2] / "data" / "grading" / "vocabulary.yaml"
 
 
-@dataclass(frozen=True)
+# eq=False: a vocabulary is known by identity, so pure functions of one can be cached.
+@dataclass(frozen=True, eq=False)
 class Vocabulary:
     # Each group: the phrases (tuples of normalised words) that mean the same thing.
     groups: tuple[tuple[tuple[str, ...], ...], ...]
@@ -32,6 +33,9 @@ class Vocabulary:
     # Verbs meaning "keep from" ("prevent", "evitar"), as stems: a mention with one also
     # reads negatively ("prevents overfitting" finds "doesn't overfit").
     preventing: frozenset[str] = frozenset()
+    # Each group phrase by its first word and that word's stems: (group index, phrase),
+    # so reading a key looks at the few phrases that can start at a word, not all.
+    group_starts: dict[str, tuple[tuple[int, tuple[str, ...]], ...]] = field(default_factory=dict)
     # Expressions of several words whose words never stand alone ("square root", "in
     # order to"), by their first word: every group's multi-word phrase, and `fixed`.
     fixed_by_first: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
@@ -96,6 +100,13 @@ def vocabulary_parse(*, raw: dict) -> Vocabulary:
     # A fixed expression is also a group of its own, so a key reads it as one slot.
     for entry in raw.get("fixed") or ():
         groups.append((tuple(words(_text(entry))),))
+    group_starts: dict[str, list[tuple[int, tuple[str, ...]]]] = {}
+    for g, group in enumerate(groups):
+        for phrase in group:
+            first = phrase[0]
+            forms = {first} if first[:1].isdigit() else {first} | stems(first, LANGUAGE_CODES)
+            for form in forms:
+                group_starts.setdefault(form, []).append((g, phrase))
     fixed_by_first: dict[str, list[tuple[str, ...]]] = {}
     for phrase in dict.fromkeys(p for group in groups for p in group if len(p) > 1):
         fixed_by_first.setdefault(phrase[0], []).append(phrase)
@@ -118,6 +129,7 @@ def vocabulary_parse(*, raw: dict) -> Vocabulary:
             for word in words(_text(entry))
             for stem in stems(word, LANGUAGE_CODES)
         ),
+        group_starts={form: tuple(found) for form, found in group_starts.items()},
         fixed_by_first={first: tuple(ps) for first, ps in fixed_by_first.items()},
         general_words=frozenset(" ".join(words(_text(w))) for w in raw.get("general") or ()),
         degree_words=frozenset().union(*_per_language(raw.get("degree_words")).values()),
