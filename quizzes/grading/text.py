@@ -32,6 +32,8 @@ SYMBOLS = {
     ">": ">",
     "=": "=",
     "×": "×",
+    "*": "×",
+    "·": "×",
 }
 # A word is a run of letters (combining accents included, so a decomposed "é" stays in
 # its word), a number ("3", "3.5", "3,5") or one of SYMBOLS; a hyphen, an apostrophe or
@@ -113,9 +115,18 @@ def tokenize(text: str) -> Tokens:
         norms = [p for p, _, _ in pairs]
         starts = [s for _, s, _ in pairs]
         ends = [e for _, _, e in pairs]
+    _squares(norms)
     # A word's clause is how many breaks stand before it.
     clauses = [bisect_right(breaks, start) for start in starts]
     return Tokens(norms, starts, ends, clauses)
+
+
+def _squares(norms: list[str]) -> None:
+    """A product of a word with itself is its square: "g*g" and "g · g" read as "g ^ 2"
+    (three words for three, so every word keeps its place in the original)."""
+    for i in range(len(norms) - 2):
+        if norms[i + 1] == "×" and norms[i] == norms[i + 2] and not is_symbol(norms[i]):
+            norms[i + 1], norms[i + 2] = "^", "2"
 
 
 def words(text: str) -> list[str]:

@@ -103,6 +103,14 @@ def test_superscript_is_a_power():
 
 
 @pytest.mark.parametrize(
+    ("answer", "correct"),
+    [("an EMA of g*g", True), ("la media de g · g", True), ("an EMA of g*m", False)],
+)
+def test_product_of_a_word_with_itself_is_its_square(answer, correct):
+    assert read(["g squared"], answer)[0] is correct
+
+
+@pytest.mark.parametrize(
     ("answer", "rejected"),
     [
         ("the model picks likely tokens more often and the text is less random", False),
