@@ -121,7 +121,8 @@ def _slots(*, text: str, vocabulary: Vocabulary, stopwords: frozenset[str]) -> t
                 names = [k for k, v in vocabulary.number_words.items() if v == digits]
                 best = (n, tuple(tuple(k.split()) for k in names), True)
         if best:
-            slots.append(Slot(phrases=best[1], plain=False, number=len(best) > 2))
+            phrases = best[1] if len(best) > 2 else _nested(best[1], vocabulary)
+            slots.append(Slot(phrases=phrases, plain=False, number=len(best) > 2))
             i += best[0]
             continue
         if ws[i] not in stopwords or keep_stopwords:
@@ -130,6 +131,42 @@ def _slots(*, text: str, vocabulary: Vocabulary, stopwords: frozenset[str]) -> t
             slots.append(Slot(phrases=((ws[i],),), plain=not binds, number=binds))
         i += 1
     return tuple(slots)
+
+
+NESTED_MAX = 12  # variants of one phrase through its words' synonyms
+
+
+@lru_cache(maxsize=4096)
+def _synonyms(word: str, vocabulary: Vocabulary) -> tuple[str, ...]:
+    """The one-word phrases of every group where `word` is a one-word phrase."""
+    return tuple(
+        dict.fromkeys(
+            other[0]
+            for group in vocabulary.groups
+            if (word,) in group
+            for other in group
+            if len(other) == 1 and other[0] != word
+        )
+    )
+
+
+@lru_cache(maxsize=4096)
+def _nested(
+    group: tuple[tuple[str, ...], ...], vocabulary: Vocabulary
+) -> tuple[tuple[str, ...], ...]:
+    """A group's phrases, and each of its phrases of several words with one word swapped
+    for a synonym from another group: "same probability" also reads "same prob"."""
+    variants = list(group)
+    for phrase in group:
+        if len(phrase) < 2:
+            continue
+        added = 0
+        for i, word in enumerate(phrase):
+            for synonym in _synonyms(word, vocabulary):
+                if added < NESTED_MAX:
+                    variants.append((*phrase[:i], synonym, *phrase[i + 1 :]))
+                    added += 1
+    return tuple(dict.fromkeys(variants))
 
 
 def _keeps_stopwords(ws: Sequence[str], stopwords: frozenset[str]) -> bool:

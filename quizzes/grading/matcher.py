@@ -42,6 +42,15 @@ __all__ = [
 ]
 
 
+# Particles of English phrasal verbs, and how many words may stand before one.
+PARTICLES = frozenset({"up", "down", "out", "off", "away"})
+PARTICLE_REACH = 3
+# "without it", "sin eso": the cue negates its pronoun, not what the sentence goes on to
+# say ("without it you get NaN" says that NaN comes).
+PRONOUNS = frozenset({"it", "them", "eso", "esto", "ello", "ellos", "ellas"})
+PREPOSITIONAL_CUES = frozenset({"without", "sin"})
+
+
 @dataclass
 class Reading:
     """An answer read against one key: its words, clauses, what each word matches."""
@@ -76,7 +85,12 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
     at: dict[str, list[int]] = {}
     for target in {t for found in table.values() for t in found}:
         at[target] = [i for i, found in enumerate(matches) if target in found]
-    cues = [i for i, word in enumerate(norms) if word in key.negations]
+    cues = [
+        i
+        for i, word in enumerate(norms)
+        if word in key.negations
+        and not (word in PREPOSITIONAL_CUES and i + 1 < len(norms) and norms[i + 1] in PRONOUNS)
+    ]
     fixed: dict[int, set[tuple[str, ...]]] = {}
     starts = key.vocabulary.fixed_by_first
     for i in [i for i, word in enumerate(norms) if word in starts]:
@@ -100,18 +114,30 @@ def occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
             ):
                 continue  # "square" of "square root" is not "square"
             last = first
+            positions = [first]
             for word in phrase[1:]:
                 nxt = last + 1
+                # An English particle may stand after the verb's object: "blow the
+                # training up" is "blow up", "zero them out" is "zero out".
+                reach = PARTICLE_REACH if word in PARTICLES else 0
+                while (
+                    nxt < len(matches)
+                    and word not in matches[nxt]
+                    and nxt < last + 1 + reach
+                    and clauses[nxt] == clauses[first]
+                ):
+                    nxt += 1
                 if nxt >= len(matches) or clauses[nxt] != clauses[first]:
                     break
                 if word not in matches[nxt]:
                     break
                 last = nxt
+                positions.append(nxt)
             else:
                 if first not in found or found[first].last < last:
                     typos = tuple(
                         (reading.text[tokens.starts[i] : tokens.ends[i]], word)
-                        for i, word in zip(range(first, last + 1), phrase, strict=True)
+                        for i, word in zip(positions, phrase, strict=True)
                         if matches[i].get(word) == "typo"
                     )
                     found[first] = Occurrence(first, last, typos)

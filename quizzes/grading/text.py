@@ -79,6 +79,12 @@ class Tokens:
     clauses: list[int]  # equal for words of one clause, growing in reading order
 
 
+# British spellings read as American ones: "regularise", "normalised", "optimiser" are
+# "regularize", "normalized", "optimizer", whose stems Snowball knows. Only after four
+# letters, so "noise" and "raises" stay as they are.
+_BRITISH_ISE = re.compile(r"(?<=[a-z]{4})is(e|ed|es|er|ers|ing|ation|ations)$")
+
+
 @lru_cache(maxsize=65536)
 def _word_parts(word: str) -> tuple[str, ...]:
     if word in SYMBOLS:
@@ -89,7 +95,7 @@ def _word_parts(word: str) -> tuple[str, ...]:
     # NFKC can turn one character into a word and a number ("²" into "2"); such rare
     # mixtures are split again after normalisation, as if written that way.
     if _WORD.fullmatch(norm):
-        return (norm,)
+        return (_BRITISH_ISE.sub(r"iz\1", norm),)
     return tuple(SYMBOLS.get(part, part) for part in _WORD.findall(norm))
 
 
@@ -158,10 +164,26 @@ def stems(word: str, languages: tuple[str, ...]) -> frozenset[str]:
     found = set()
     for lang in languages:
         stemmer = _STEMMERS[lang]
-        found.add(f"{lang}:{stemmer.stemWord(word)}")
-        if len(word) < LEMMA_MIN:
-            continue
-        lemma = normalize(simplemma.lemmatize(word, lang=lang))
-        if lemma != word and len(lemma) >= 3 and lemma.isalpha():
-            found.add(f"{lang}:{stemmer.stemWord(lemma)}")
+        for form in _accented(word) if lang == "es" else (word,):
+            found.add(f"{lang}:{normalize(stemmer.stemWord(form))}")
+            if len(word) < LEMMA_MIN:
+                continue
+            lemma = normalize(simplemma.lemmatize(form, lang=lang))
+            if lemma != word and len(lemma) >= 3 and lemma.isalpha():
+                found.add(f"{lang}:{stemmer.stemWord(lemma)}")
     return frozenset(found)
+
+
+# Spanish verb endings whose accent learners leave out, and without which neither
+# Snowball nor the lemmatiser knows the form: "pararia" (pararía) and "aprendio"
+# (aprendió) are read both as written and with the accent back.
+_SPANISH_ACCENTS = ((re.compile(r"i(a|as|amos|an)$"), r"í\1"), (re.compile(r"io$"), "ió"))
+
+
+def _accented(word: str) -> tuple[str, ...]:
+    forms = [word]
+    for pattern, accented in _SPANISH_ACCENTS:
+        form = pattern.sub(accented, word)
+        if form != word:
+            forms.append(form)
+    return tuple(forms)

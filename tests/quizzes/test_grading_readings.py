@@ -188,3 +188,49 @@ def test_explain_mixed_polarity_is_warned():
 )
 def test_words_of_a_fixed_expression_do_not_stand_alone(expected, answer, correct):
     assert read(expected, answer)[0] is correct
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "correct"),
+    [
+        (["parar el entrenamiento"], "pararia el entrenamiento ahi", True),  # pararía
+        (["aprender"], "el modelo aprendio la tarea", True),  # aprendió
+        (["regularization"], "regularise it", True),
+        (["normalization"], "the normalisation layer", True),
+        (["noise"], "the model raises its loss", False),  # short words keep their -ise
+    ],
+)
+def test_word_forms_without_accents_and_british_spellings(expected, answer, correct):
+    assert read([expected], answer)[0] is correct
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct"),
+    [("todos con la misma prob", True), ("todos con la misma salida", False)],
+)
+def test_a_vocabulary_phrase_takes_its_words_synonyms(answer, correct):
+    assert read([["misma probabilidad"]], answer)[0] is correct
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("one bad batch can blow the whole run up", "found"),
+        ("one bad batch can blow the whole long training run up", "missed"),  # too far
+        ("one bad batch doesnt blow the run up", "negated"),  # no apostrophe
+    ],
+)
+def test_a_particle_may_follow_the_object(answer, status):
+    assert read([["blow up"]], answer)[1] == status
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("without it you can get NaN", "found"),
+        ("sin eso sale NaN", "found"),
+        ("without clipping NaN appears", "negated"),
+    ],
+)
+def test_without_a_pronoun_negates_only_the_pronoun(answer, status):
+    assert read([["nan"]], answer)[1] == status
