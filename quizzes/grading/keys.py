@@ -191,8 +191,23 @@ def read_alternatives(
         return (Alternative(slots=kept, negative=True),)
     rest = tuple(s for s in slots if not vocabulary.prevents(s.phrases))
     if rest and len(rest) < len(slots):
-        return (Alternative(slots=slots), Alternative(slots=rest, negative=True))
+        alternatives = (Alternative(slots=slots), Alternative(slots=rest, negative=True))
+        # To keep from is also to lessen, where the author wrote such a verb ("stop",
+        # its synonym, is no lessening: "stop training" is not "train less"): "prevents
+        # overfitting" finds "reduces overfitting", "less overfitting", "sobreajusta menos".
+        if not any(stems(w, LANGUAGE_CODES) & vocabulary.preventing for w in words(text)):
+            return alternatives
+        reduce = _slots(text="reduce", vocabulary=vocabulary, stopwords=stopwords)
+        return (
+            *alternatives,
+            Alternative(slots=(*reduce, *rest)),
+            Alternative(slots=(LESS, *rest)),
+        )
     return (Alternative(slots=slots),)
+
+
+# The words of "less" as a slot that binds to its neighbour, like a word of degree.
+LESS = Slot(phrases=(("less",), ("fewer",), ("menos",)), plain=False, number=True)
 
 
 @lru_cache(maxsize=512)

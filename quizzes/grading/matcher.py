@@ -49,6 +49,7 @@ PARTICLE_REACH = 3
 # say ("without it you get NaN" says that NaN comes).
 PRONOUNS = frozenset({"it", "them", "eso", "esto", "ello", "ellos", "ellas"})
 PREPOSITIONAL_CUES = frozenset({"without", "sin"})
+POSTPOSED_CUES = frozenset({"poorly", "badly", "mal"})
 
 
 @dataclass
@@ -162,6 +163,16 @@ def _negated(reading: Reading, window: Sequence[Occurrence]) -> bool:
     clause = reading.clauses[first]
     # Only the cues of this clause up to the window's end can negate it: walk back.
     n = bisect.bisect_right(reading.cues, last)
+    # A cue that qualifies what stands before it ("generalises poorly", "funciona mal").
+    if n < len(reading.cues):
+        cue = reading.cues[n]
+        between = reading.content_before[cue] - reading.content_before[last + 1]
+        if (
+            reading.tokens.norms[cue] in POSTPOSED_CUES
+            and reading.clauses[cue] == clause
+            and between <= NEGATION_REACH
+        ):
+            return True
     while n > 0:
         n -= 1
         cue = reading.cues[n]

@@ -56,9 +56,29 @@ _SUPERSCRIPTS = str.maketrans({c: f"^{d}" for c, d in zip("⁰¹²³⁴⁵⁶⁷
 _CONTRACTED_NOT = re.compile(r"(?<=[nN])['’]([tT])\b")
 # What ends a clause between two words: sentence punctuation, brackets, arrows, a newline.
 # A bracket ends a clause when it opens or closes an aside ("the mean (rolling) of"), not
-# when it is a formula's ("exp(loss)", "e^(x)"): an opening bracket right after a
-# word or symbol, and a closing one right before one, are not breaks.
-_CLAUSE_BREAK = re.compile(r"[.,;:!?\[\]{}\n]|(?<!\S)\(|\)(?!\w)|->|=>|→")
+# when it is a formula's ("exp(loss)", "e^(-max) factor"): an opening bracket right after
+# a word or symbol is a formula's, and so is the bracket that closes it (see
+# _bracket_breaks).
+_CLAUSE_BREAK = re.compile(r"[.,;:!?\[\]{}\n]|->|=>|→")
+_BRACKET = re.compile(r"[()]")
+
+
+def _bracket_breaks(text: str) -> list[int]:
+    """Where the round brackets of asides stand; a formula's brackets are no break."""
+    breaks: list[int] = []
+    open_asides: list[bool] = []
+    for m in _BRACKET.finditer(text):
+        i = m.start()
+        if text[i] == "(":
+            aside = i == 0 or text[i - 1].isspace()
+            open_asides.append(aside)
+        elif open_asides:
+            aside = open_asides.pop()
+        else:  # a closing bracket with no opening one: an aside unless a word follows
+            aside = not text[i + 1 : i + 2].isalnum()
+        if aside:
+            breaks.append(i)
+    return breaks
 
 
 def normalize(text: str) -> str:
@@ -102,6 +122,8 @@ def _word_parts(word: str) -> tuple[str, ...]:
 def tokenize(text: str) -> Tokens:
     """The words of `text`, normalised, with where they stand in the original."""
     breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
+    if "(" in text or ")" in text:
+        breaks = sorted(breaks + _bracket_breaks(text))
     found = list(_WORD.finditer(text))
     parts = [_word_parts(m.group()) for m in found]
     if "'" in text or "’" in text:

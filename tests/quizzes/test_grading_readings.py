@@ -234,3 +234,34 @@ def test_a_particle_may_follow_the_object(answer, status):
 )
 def test_without_a_pronoun_negates_only_the_pronoun(answer, status):
     assert read([["nan"]], answer)[1] == status
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "correct"),
+    [
+        ("prevent overfitting", "it reduces overfitting", True),
+        ("prevent overfitting", "less overfitting", True),
+        ("prevent overfitting", "el modelo sobreajusta menos", True),
+        ("prevent overfitting", "it causes overfitting", False),
+        ("stop training", "keep training until the loss goes down", False),
+    ],
+)
+def test_keeping_from_is_also_lessening(expected, answer, correct):
+    assert read([expected], answer)[0] is correct
+
+
+def test_a_formulas_closing_bracket_does_not_end_the_clause():
+    assert read([["common factor"]], "it removes the common e^(-max) factor")[0] is True
+    assert read([["common factor"]], "a common (as an aside) factor")[0] is False
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("it generalises poorly", "found"),
+        ("it does not generalise", "found"),
+        ("it generalises well", "negated"),
+    ],
+)
+def test_poorly_negates_what_it_qualifies(answer, status):
+    assert read([["generalize poorly"]], answer)[1] == status
