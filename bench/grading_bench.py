@@ -91,12 +91,19 @@ def load_set(folder: Path) -> list[dict]:
     return [yaml.safe_load(path.read_text("utf-8")) for path in sorted(folder.glob("*.yaml"))]
 
 
-def grade_item(*, key: dict, text: str, language: str | None):
+def question_prompt(question: dict) -> str:
+    """The question's prompt in every language, as the portal passes it to the grader."""
+    return "\n".join(question.get(k) or "" for k in ("prompt", "prompt_es"))
+
+
+def grade_item(*, key: dict, text: str, language: str | None, prompt: str = ""):
     extra = {}
     if "reject" in ACCEPTS:
         extra["reject"] = key.get("reject") or ()
     if "language" in ACCEPTS:
         extra["language"] = language
+    if "prompt" in ACCEPTS:
+        extra["prompt"] = prompt
     return grade(
         kind=QuestionKind.FREE,
         correct_keys=(),
@@ -119,7 +126,10 @@ def measure(
             continue
         for item in question["answers"]:
             result = grade_item(
-                key=key, text=item["text"], language=item["lang"] if known_language else None
+                key=key,
+                text=item["text"],
+                language=item["lang"] if known_language else None,
+                prompt=question_prompt(question),
             )
             hand = item["verdict"] == "right"
             note = f"  {question['question']} [{item['lang']}] {item['verdict']}: {item['text']!r}"

@@ -216,4 +216,11 @@ class QuestionRevision(WriteOnce):
             text=text,
             language=language,
             numeric=self.numeric or None,
+            prompt=self.grading_prompt,
         )
+
+    @property
+    def grading_prompt(self) -> str:
+        """The prompt in every language, as the free-text grader takes it: words the
+        question already uses never find a mention by themselves."""
+        return "\n".join(text for text in (self.prompt_en, self.prompt_es) if text)

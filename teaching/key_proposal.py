@@ -78,6 +78,7 @@ def _grade(revision: QuestionRevision, expected, text: str) -> bool:
         pass_mentions=revision.pass_mentions,
         reject=revision.reject or (),
         answer=text,
+        prompt=revision.grading_prompt,
     ).correct
 
 
@@ -115,6 +116,7 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
         pass_mentions=revision.pass_mentions,
         reject=revision.reject or (),
         answer=text,
+        prompt=revision.grading_prompt,
     )
     proposal = KeyProposal(
         attempt=attempt,

@@ -29,6 +29,7 @@ _WORDS = (
     gettext_noop("wrong only because a mention was read as negated"),
     gettext_noop("a developed answer the key does not recognise"),
     gettext_noop("a reject entry found in a negated clause was ignored"),
+    gettext_noop("right only through a mention found by its words, not a phrasing"),
 )
 
 

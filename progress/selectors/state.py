@@ -51,6 +51,7 @@ class MentionFeedback:
     status: str  # "found" | "missed" | "negated"
     typos: tuple[tuple[str, str], ...] = ()
     negative: bool = False  # found through a negatively phrased alternative
+    field: bool = False  # found by its words, not by a phrasing of it
 
     @property
     def found(self) -> bool:
@@ -203,7 +204,11 @@ class QuestionState:
                 typos = tuple(tuple(pair) for pair in detail.get("typos", []))
                 result.append(
                     MentionFeedback(
-                        list(alternatives), detail["status"], typos, detail.get("negative", False)
+                        list(alternatives),
+                        detail["status"],
+                        typos,
+                        detail.get("negative", False),
+                        detail.get("field", False),
                     )
                 )
             else:

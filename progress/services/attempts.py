@@ -47,6 +47,8 @@ def grade_feedback(result: Grade) -> dict:
                 "typos": list(m.typos),
                 # Found as a negative statement ("not recomputed"): the feedback says so.
                 **({"negative": True} if m.negative else {}),
+                # Found by its words, not by a phrasing: the feedback says so.
+                **({"field": True} if m.field else {}),
             }
             for m in result.mentions
         ],

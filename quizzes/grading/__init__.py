@@ -56,6 +56,8 @@ class MentionResult:
     # the answer ("don't have to be recomputed"), or, when negated, such an alternative
     # contradicted ("they are recomputed"): the feedback says which reading it took.
     negative: bool = False
+    # Found by the mention's words, not by a phrasing of it: the verdict is provisional.
+    field: bool = False
 
 
 @dataclass(frozen=True)
@@ -103,6 +105,8 @@ DOUBTS = {
     "unrecognised": "a developed answer the key does not recognise",
     # Right although a reject entry is there, because it was read as negated.
     "reject_negated": "a reject entry found in a negated clause was ignored",
+    # Right only because a mention was found by its words, not by a phrasing of it.
+    "field": "right only through a mention found by its words, not a phrasing",
 }
 
 
@@ -142,14 +146,24 @@ def grade_free(
     answer: str,
     reject: Sequence[Sequence[str] | str] = (),
     language: str | None = None,
+    prompt: str = "",
 ) -> Grade:
     """Correct when at least `pass_mentions` mentions (default: all) are found, not
-    negated, and no reject mention is found. Score = mentions found / mentions."""
+    negated, and no reject mention is found. Score = mentions found / mentions.
+    `prompt` is the question's text (every language): words it uses never find a
+    mention by themselves."""
     located, rejects, content_words = find_mentions(
-        expected=expected, reject=reject, text=answer, language=language
+        expected=expected, reject=reject, text=answer, language=language, prompt=prompt
     )
     mentions = tuple(
-        MentionResult(index=i, status=f.status, spans=f.spans, typos=f.typos, negative=f.negative)
+        MentionResult(
+            index=i,
+            status=f.status,
+            spans=f.spans,
+            typos=f.typos,
+            negative=f.negative,
+            field=f.field,
+        )
         for i, f in enumerate(located)
     )
     rejected = tuple(
@@ -213,6 +227,8 @@ def _doubts(
             doubts.append("typo")
         if rejects_negated:
             doubts.append("reject_negated")
+        if len([m for m in found if not m.field]) < needed:
+            doubts.append("field")
     return tuple(doubts)
 
 
@@ -227,10 +243,12 @@ def grade(
     reject: Sequence[Sequence[str] | str] = (),
     language: str | None = None,
     numeric: Mapping | None = None,
+    prompt: str = "",
 ) -> Grade:
     """Grade one answer against one key, whatever the kind of question. `language` is
     the answer's language code ("en" or "es") when known; None reads it with both
-    languages' stems. `numeric` is a numeric question's key (answer, tolerance, unit)."""
+    languages' stems. `numeric` is a numeric question's key (answer, tolerance, unit).
+    `prompt` is a free question's text, every language's (see grade_free)."""
     if kind == QuestionKind.NUMERIC:
         key = numeric_key(numeric or {})
         try:
@@ -248,4 +266,5 @@ def grade(
         answer=text,
         reject=reject or (),
         language=language,
+        prompt=prompt,
     )

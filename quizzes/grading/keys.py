@@ -60,6 +60,8 @@ class CompiledKey:
     prefixable: dict[str, list[str]] = field(default_factory=dict)  # by first 5 letters
     typo_targets: dict[int, list[str]] = field(default_factory=dict)  # by length
     cache: dict[str, dict[str, str]] = field(default_factory=dict)
+    # Per prompt, each mention's words that may stand for it (lexical_field.py).
+    fields: dict[str, tuple[dict[str, tuple], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,8 @@ class Found:
     # Found: through a negatively phrased alternative, by a negation in the answer.
     # Negated: only a negatively phrased alternative was contradicted.
     negative: bool = False
+    # Found by its words, not by a phrasing of it (lexical_field.py): a provisional verdict.
+    field: bool = False
 
 
 def as_mentions(entries: Sequence) -> tuple[tuple[str, ...], ...]:

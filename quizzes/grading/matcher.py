@@ -28,6 +28,7 @@ from .keys import (
     typo_bound,
     word_matches,
 )
+from .lexical_field import field_found, mention_fields
 from .text import Tokens, is_symbol, tokenize
 
 __all__ = [
@@ -275,16 +276,26 @@ def find_mentions(
     reject: Sequence,
     text: str,
     language: str | None,
+    prompt: str = "",
 ) -> tuple[list[Found], list[Found], int]:
     """Each mention's and each reject entry's place in the answer, and how many content
-    words (stop words and symbols aside) the answer has."""
+    words (stop words and symbols aside) the answer has. A mention no phrasing of which
+    is there may still be found by its words (lexical_field.py); `prompt`, the question's text
+    in every language, says which words an answer only repeats."""
     languages = (language,) if language in LANGUAGE_CODES else LANGUAGE_CODES
     key = compile_key(
         expected=as_mentions(expected), reject=as_mentions(reject), languages=languages
     )
     reading = read_answer(key=key, text=text)
+    located = [locate(reading, alternatives) for alternatives in key.mentions]
+    if any(found.status == "missed" for found in located):
+        fields = mention_fields(key, prompt)
+        located = [
+            (field_found(key, reading, fields[i]) or found) if found.status == "missed" else found
+            for i, found in enumerate(located)
+        ]
     return (
-        [locate(reading, alternatives) for alternatives in key.mentions],
+        located,
         [locate(reading, alternatives) for alternatives in key.rejects],
         reading.content_before[-1],
     )

@@ -132,3 +132,27 @@ def test_phase_page_with_unsure_answers_runs_fixed_queries(
     html = response.content.decode()
     assert NOTE not in card(html, free[0])
     assert [NOTE in card(html, code) for code in free[1:]] == [True] * (count - 1)
+
+
+def test_a_mention_found_by_its_words_is_provisional_and_says_so(
+    seeds_imported, learner, learner_client
+):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text().replace(
+        "      - [identity, identidad, unit gain, ganancia unitaria]\n",
+        "      - [identity path, residual shortcut, camino identidad, ganancia unitaria]\n",
+    )
+    path.write_text(text, "utf-8")
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+    # A word of "identity path" and one of "residual shortcut", neither phrasing whole.
+    attempt = answer(learner, "q-10-03", text="the identity is preserved along a clean shortcut")
+
+    assert (attempt.correct, attempt.doubts) == (True, "field")
+    assert attempt.feedback["mentions"][0]["field"] is True
+    phase = card(learner_client.get("/phase/10/").content.decode())
+    assert "(found by its words, not as written in the key)" in phase
+    assert NOTE in phase

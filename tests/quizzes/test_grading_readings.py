@@ -265,3 +265,33 @@ def test_a_formulas_closing_bracket_does_not_end_the_clause():
 )
 def test_poorly_negates_what_it_qualifies(answer, status):
     assert read([["generalize poorly"]], answer)[1] == status
+
+
+OVERSHOOT = [["jumps past the minimum", "other side of the valley"]]
+
+
+@pytest.mark.parametrize(
+    ("answer", "prompt", "status"),
+    [
+        # Words of two slots of the mention, no phrasing whole: found by its words.
+        ("each step jumps clear across the valley", "", "found"),
+        # Both words of one slot count once.
+        ("it jumps and jumped", "", "missed"),
+        # Words the prompt uses say nothing.
+        ("each step jumps clear across the valley", "Why does the step jump the valley?", "missed"),
+        # Not in a negated clause.
+        ("the step never jumps across the valley", "", "missed"),
+    ],
+)
+def test_a_mention_is_found_by_its_words_in_one_clause(answer, prompt, status):
+    result = grade_free(expected=OVERSHOOT, pass_mentions=None, answer=answer, prompt=prompt)
+    assert result.mentions[0].status == status
+    assert result.mentions[0].field is (status == "found")
+    assert ("field" in result.doubts) is (status == "found")
+
+
+def test_a_phrasing_found_whole_is_no_doubt():
+    result = grade_free(
+        expected=OVERSHOOT, pass_mentions=None, answer="it jumps past the minimum"
+    )
+    assert (result.correct, result.mentions[0].field, result.doubts) == (True, False, ())

@@ -10,7 +10,8 @@ each makes her answer right. Over the stored answers:
 - bea (cohort), "a huge gradient takes over the norm": mention 2 found; the phrase in
   mention 3 makes it two → right; in mention 2 it stays one → wrong;
 - cid (cohort), "the embedding row and a huge gradient": right either way;
-- dan (cohort), "its embedding row takes over": no "norm", wrong either way;
+- dan (cohort), "its embedding row is what matters": only the first, wrong either way
+  (not "takes over" either: two words of the added phrase would find it by its words);
 - zed (another cohort), bea's text: counted only for a superuser.
 So for the instructor, 4 answers: mention 2 turns 1 right, mention 3 turns 2; for a
 superuser, 5 answers: 1 and 3. Adding words never turns one wrong here.
@@ -37,7 +38,7 @@ def cohort(seeds_imported, instructor):
         "ana": TARGET,
         "bea": BEA,
         "cid": "the embedding row and a huge gradient",
-        "dan": "its embedding row takes over",
+        "dan": "its embedding row is what matters",
     }
     for name, text in texts.items():
         user = UserFactory(username=name)
