@@ -291,7 +291,5 @@ def test_a_mention_is_found_by_its_words_in_one_clause(answer, prompt, status):
 
 
 def test_a_phrasing_found_whole_is_no_doubt():
-    result = grade_free(
-        expected=OVERSHOOT, pass_mentions=None, answer="it jumps past the minimum"
-    )
+    result = grade_free(expected=OVERSHOOT, pass_mentions=None, answer="it jumps past the minimum")
     assert (result.correct, result.mentions[0].field, result.doubts) == (True, False, ())
