@@ -8,7 +8,9 @@ Three sets, each marked by hand before any grader ran on it (see each folder's R
   on (never run with --show, never tuned on, its keys never edited);
 - bench/grading_test_guide/: five more by a third hand, keys written from the author's
   guide (docs/grading.md) and checked against the author's own examples, then frozen:
-  what the matcher and the guide achieve together; a test set too.
+  what the matcher and the guide achieve together; a test set too;
+- bench/grading_test2/: eight more by two more hands, keys from the guide, written after
+  the second round of tuning began: a test set no change was ever measured on before.
 
 Prints agreement with the hand marking (overall, per language), false "right" and false
 "wrong", per-mention precision and recall, and the time to grade a 10,000-character
@@ -16,7 +18,7 @@ answer. No database: the set files carry their own keys. The headline figure is 
 the answer's language unknown, as the portal grades.
 
 Run with `make bench` or
-`python bench/grading_bench.py [--set seed|dev|test|test-guide|all] [--show] [--key ...]`.
+`python bench/grading_bench.py [--set seed|dev|test|test-guide|test2|all] [--show] [--key ...]`.
 """
 
 import argparse
@@ -41,9 +43,10 @@ SETS = {
     "dev": BENCH / "grading_dev",
     "test": BENCH / "grading_test",
     "test-guide": BENCH / "grading_test_guide",
+    "test2": BENCH / "grading_test2",
 }
 # Sets only reported on: never listed with --show, never tuned on.
-HELD_OUT = ("test", "test-guide")
+HELD_OUT = ("test", "test-guide", "test2")
 # The grader before issue 11 took neither of these; the bench measures both.
 ACCEPTS = set(inspect.signature(grade).parameters)
 

@@ -126,6 +126,12 @@ def _slots(*, text: str, vocabulary: Vocabulary, stopwords: frozenset[str]) -> t
                 best = (n, tuple(tuple(k.split()) for k in names), True)
         if best:
             phrases = best[1] if len(best) > 2 else _nested(best[1], vocabulary)
+            # The author's own words stay one of the slot's phrases: a group met by stem
+            # ("probable" meets "probability" in English) must not lose them for an
+            # answer read in the other language only.
+            own = tuple(ws[i : i + best[0]])
+            if own not in phrases:
+                phrases = (*phrases, own)
             slots.append(Slot(phrases=phrases, plain=False, number=len(best) > 2))
             i += best[0]
             continue

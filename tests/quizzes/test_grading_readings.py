@@ -293,3 +293,15 @@ def test_a_mention_is_found_by_its_words_in_one_clause(answer, prompt, status):
 def test_a_phrasing_found_whole_is_no_doubt():
     result = grade_free(expected=OVERSHOOT, pass_mentions=None, answer="it jumps past the minimum")
     assert (result.correct, result.mentions[0].field, result.doubts) == (True, False, ())
+
+
+@pytest.mark.parametrize("language", ["es", "en", None])
+def test_an_authors_word_met_by_a_group_through_its_stem_stays_in_the_key(language):
+    # "probable" meets the group of "probability" by its English stem only.
+    result = grade_free(
+        expected=[["probable"]],
+        pass_mentions=None,
+        answer="elige siempre el token mas probable",
+        language=language,
+    )
+    assert result.correct is True
