@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from audit.enums import AuditKind
 from audit.services import audit_record
-from progress.enums import VerdictSource
+from progress.enums import INSTRUCTOR_KINDS, VerdictSource
 from progress.models import Attempt, Regrade, provisional_from, verdict_newest
 from progress.services import grade_feedback, graded_text, learner_question_rebuild
 from quizzes.enums import QuestionKind
@@ -41,6 +41,7 @@ class RegradePlan:
     unchanged: int = 0
     skipped: int = 0  # options no longer match by key, or the kind changed
     overridden: int = 0  # an instructor's override stands: a regrade leaves it alone
+    confirmed: int = 0  # so does a verdict an instructor confirmed
 
     @property
     def to_right(self) -> int:
@@ -57,6 +58,7 @@ class RegradePlan:
             f"{len(self.changes) - self.to_right - self.to_wrong} score only; "
             f"{self.unchanged} unchanged, {self.skipped} skipped (options differ by key)"
             + (f", {self.overridden} kept (overridden by an instructor)" if self.overridden else "")
+            + (f", {self.confirmed} kept (confirmed by an instructor)" if self.confirmed else "")
         )
 
 
@@ -96,6 +98,9 @@ def _plan_add(plan: RegradePlan, attempt: Attempt, revision: QuestionRevision, r
     verdict = attempt.verdict()
     if verdict.source == VerdictSource.OVERRIDE:
         plan.overridden += 1
+        return
+    if verdict.source == VerdictSource.CONFIRM:
+        plan.confirmed += 1  # a teacher judged it right as it stands: a judgement too
         return
     # As attempt_record grades (language unknown: both stemmers), so a regrade agrees
     # with what a new answer would get.
@@ -147,7 +152,7 @@ def regrade_apply(*, plan: RegradePlan, by=None) -> int:
             for c in plan.changes
             if (entry := standing.get(c.attempt.pk)) is None
             or (
-                entry.kind != VerdictSource.OVERRIDE
+                entry.kind not in INSTRUCTOR_KINDS
                 and (entry.new_correct, entry.new_score) == (c.old_correct, c.old_score)
             )
         ]

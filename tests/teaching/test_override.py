@@ -227,3 +227,30 @@ def test_override_message_names_the_time_zone(client, cohort, free_attempt, inst
     message = response.content.decode().split('<ul class="messagelist">', 1)[1].split("</ul>")[0]
     assert "q-10-03" in message
     assert " JST " in message
+
+
+def test_regrade_leaves_a_confirmed_verdict_alone(cohort, instructor):
+    from teaching.services import grader_regrade_plan, regrade_apply, verdict_confirm
+
+    # Wrong only through a negation: provisional; the instructor confirms it stands.
+    attempt = answer(cohort.learners.get(), "q-10-03", text="it is not the identity")
+    verdict_confirm(attempt=attempt, by=instructor)
+    Attempt.objects.filter(pk=attempt.pk).update(grader_version=1)
+    plan = grader_regrade_plan()
+
+    assert (len(plan.changes), plan.unchanged, plan.confirmed) == (0, 0, 1)
+    assert plan.summary().endswith("1 kept (confirmed by an instructor)")
+    assert regrade_apply(plan=plan) == 0
+
+
+def test_a_confirm_written_after_the_plan_is_not_undone_by_applying_it(cohort, instructor):
+    from teaching.services import grader_regrade_plan, regrade_apply, verdict_confirm
+
+    attempt = answer(cohort.learners.get(), "q-10-03", text="it is not the identity")
+    Attempt.objects.filter(pk=attempt.pk).update(grader_version=1, correct=True, score=1.0)
+    plan = grader_regrade_plan()  # would turn the stored "right" back to wrong
+    assert len(plan.changes) == 1
+    verdict_confirm(attempt=Attempt.objects.get(pk=attempt.pk), by=instructor)
+
+    assert regrade_apply(plan=plan) == 0
+    assert Attempt.objects.get(pk=attempt.pk).verdict().source == "confirm"
