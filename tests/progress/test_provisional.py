@@ -74,6 +74,7 @@ def test_confirm_takes_the_note_away(seeds_imported, learner, learner_client, te
     assert "✓</span> Right </h3>" in phase
     assert "Provisional" not in phase and "provisional" not in progress
     assert "Marked " not in phase and "Regraded" not in phase
+    assert '<p class="verdict-note">Checked by your instructor on ' in phase
 
 
 def test_override_shows_the_instructors_verdict_instead(
