@@ -1,7 +1,7 @@
-"""A mention found by its words: when no phrasing of a mention stands in the answer, two
-or more of the mention's own words (from any of its phrasings, or their vocabulary
-groups) in one clause with no negation count as finding it, and the verdict this gives
-is provisional. A learner who says "each step jumps clear across the valley" for a key
+"""A mention found by its words: when no phrasing of a mention stands in the answer,
+words of two or more of its slots (a word of a phrasing, or a vocabulary group), not all
+words of one phrasing, in one clause with no negation count as finding it, and the
+verdict this gives is provisional. A learner who says "each step jumps clear across the valley" for a key
 that lists "jumps past the minimum" and "other side of the valley" names the idea in
 the key's words without any one phrasing whole; a teacher confirms or overrides.
 
