@@ -51,6 +51,8 @@ PARTICLE_REACH = 3
 PRONOUNS = frozenset({"it", "them", "eso", "esto", "ello", "ellos", "ellas"})
 PREPOSITIONAL_CUES = frozenset({"without", "sin"})
 POSTPOSED_CUES = frozenset({"poorly", "badly", "mal"})
+# Idioms that deny what stands before them: "X has nothing to do with it", "nada que ver".
+POSTPOSED_IDIOMS = (("nothing", "to", "do", "with"), ("nada", "que", "ver"))
 
 
 @dataclass
@@ -78,7 +80,13 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
     matches = [table[word] for word in norms]
     clauses = tokens.clauses
     if key.clause_breaks.intersection(table):
-        shift = list(accumulate(word in key.clause_breaks for word in norms))
+        # "not because", "no porque": the negation is of the reason, which is no new
+        # clause ("it is not because of the identity path" denies the identity path).
+        breaks = [
+            word in key.clause_breaks and not (i and norms[i - 1] in key.negations)
+            for i, word in enumerate(norms)
+        ]
+        shift = list(accumulate(breaks))
         clauses = [c + d for c, d in zip(clauses, shift, strict=True)]
     # Stop words and symbols do not count as words between others: "z > 3" is "z 3".
     content_before = list(
@@ -164,14 +172,15 @@ def _negated(reading: Reading, window: Sequence[Occurrence]) -> bool:
     clause = reading.clauses[first]
     # Only the cues of this clause up to the window's end can negate it: walk back.
     n = bisect.bisect_right(reading.cues, last)
-    # A cue that qualifies what stands before it ("generalises poorly", "funciona mal").
-    if n < len(reading.cues):
-        cue = reading.cues[n]
+    # A cue that qualifies what stands before it ("generalises poorly", "funciona mal",
+    # "has nothing to do with it", "no tiene nada que ver").
+    norms = reading.tokens.norms
+    for cue in reading.cues[n:]:
         between = reading.content_before[cue] - reading.content_before[last + 1]
-        if (
-            reading.tokens.norms[cue] in POSTPOSED_CUES
-            and reading.clauses[cue] == clause
-            and between <= NEGATION_REACH
+        if reading.clauses[cue] != clause or between > NEGATION_REACH:
+            break
+        if norms[cue] in POSTPOSED_CUES or any(
+            tuple(norms[cue : cue + len(idiom)]) == idiom for idiom in POSTPOSED_IDIOMS
         ):
             return True
     while n > 0:

@@ -305,3 +305,18 @@ def test_an_authors_word_met_by_a_group_through_its_stem_stays_in_the_key(langua
         language=language,
     )
     assert result.correct is True
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("It is not because of the identity path; the norm shrinks the gradients.", "negated"),
+        ("Not because of identity.", "negated"),
+        ("The identity path has nothing to do with it.", "negated"),
+        ("la identidad no tiene nada que ver", "negated"),
+        ("it trains because of the identity path", "found"),
+        ("identity, nothing else", "found"),
+    ],
+)
+def test_a_denied_reason_and_nothing_to_do_with_negate(answer, status):
+    assert read([["identity", "identidad"]], answer)[1] == status
