@@ -1,9 +1,10 @@
 """A mention found by its words: when no phrasing of a mention stands in the answer,
 words of two or more of its slots (a word of a phrasing, or a vocabulary group), not all
 words of one phrasing, in one clause with no negation count as finding it, and the
-verdict this gives is provisional. A learner who says "each step jumps clear across the valley" for a key
-that lists "jumps past the minimum" and "other side of the valley" names the idea in
-the key's words without any one phrasing whole; a teacher confirms or overrides.
+verdict this gives is provisional. A learner who says "each step jumps clear across
+the valley" for a key that lists "jumps past the minimum" and "other side of the valley"
+names the idea in the key's words without any one phrasing whole; a teacher confirms or
+overrides.
 
 Words the question's prompt already uses do not count (an answer repeating the question
 says nothing), nor general words, numbers, stop words or negation cues."""
