@@ -56,7 +56,7 @@ def _pairs_sql(*, learner_ids, question_ids: list[int]) -> tuple[tuple[str, list
                 ),
                 default=Cast(Value(shape.first_stability[False]), FloatField()),
             ),
-            last=F("first_attempt__created_at"),
+            last=F("first_answered_at"),
         )
         .order_by()
         .values_list("learner_id", "question_id", "s", "last")

@@ -121,7 +121,7 @@ def recall_cells(
         cards = cards.values_list("learner_id", "question_id", "s", "last")
     standings = (
         LearnerQuestion.objects.filter(learner_id__in=learner_ids, question_id__in=question_ids)
-        .annotate(first_at=_text("first_attempt__created_at"))
+        .annotate(first_at=_text("first_answered_at"))
         .order_by()
         .values_list("learner_id", "question_id", "first_correct", "first_at")
     )

@@ -97,6 +97,7 @@ def learner_question_rebuild(*, pairs=None) -> int:
                 defaults={
                     "attempts": len(items),
                     "first_attempt": items[0],
+                    "first_answered_at": items[0].created_at,
                     "latest_attempt": items[-1],
                     "first_correct": grades[0][0],
                     "latest_correct": grades[-1][0],

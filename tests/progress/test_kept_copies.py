@@ -1,0 +1,128 @@
+"""Values copied onto rows for queries: each standing's first answer's moment
+(LearnerQuestion.first_answered_at). Every write that can touch them leaves them equal
+to what they copy."""
+
+import importlib
+from datetime import UTC, datetime, timedelta
+from io import StringIO
+
+import pytest
+import time_machine
+from django.apps import apps
+from django.core.management import call_command
+
+from progress.models import Attempt, LearnerQuestion
+from progress.services import learner_question_rebuild
+from teaching.services import verdict_override
+from tests.factories import UserFactory, answer
+from tests.teaching.test_regrade import move_key_from_b_to_a
+
+pytestmark = pytest.mark.django_db
+
+START = datetime(2027, 3, 1, 9, 0, 0, 250, tzinfo=UTC)
+TEN = "phase-10-init-norm-residuals.yaml"
+
+
+def firsts() -> dict[tuple[str, str], datetime]:
+    """{(username, question code): the first answer's moment its standing carries}."""
+    return {
+        (username, code): at
+        for username, code, at in LearnerQuestion.objects.values_list(
+            "learner__username", "question__code", "first_answered_at"
+        )
+    }
+
+
+def firsts_from_attempts() -> dict[tuple[str, str], datetime]:
+    """The same from the attempts: each pair's first attempt (by id) and its moment."""
+    found = {}
+    for username, code, at in Attempt.objects.order_by("id").values_list(
+        "learner__username", "question__code", "created_at"
+    ):
+        found.setdefault((username, code), at)
+    return found
+
+
+@pytest.fixture
+def answered(seeds_imported):
+    """ana: q-10-01 right, then wrong a day later; bea: q-10-01 wrong, then right two
+    days later, q-10-05 right an hour in."""
+    ana, bea = UserFactory(username="ana"), UserFactory(username="bea")
+    with time_machine.travel(START, tick=False):
+        answer(ana, "q-10-01", keys=["B"])
+        answer(bea, "q-10-01", keys=["A"])
+    with time_machine.travel(START + timedelta(hours=1), tick=False):
+        answer(bea, "q-10-05", keys=["C"])
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        answer(ana, "q-10-01", keys=["A"])
+    with time_machine.travel(START + timedelta(days=2), tick=False):
+        answer(bea, "q-10-01", keys=["B"])
+    return {"folder": seeds_imported, "ana": ana, "bea": bea}
+
+
+def test_first_answer_sets_the_moment_and_later_answers_leave_it(answered):
+    assert firsts() == firsts_from_attempts()
+    assert firsts() == {
+        ("ana", "q-10-01"): START,
+        ("bea", "q-10-01"): START,
+        ("bea", "q-10-05"): START + timedelta(hours=1),
+    }
+
+
+def test_regrade_keeps_the_first_moment(answered):
+    move_key_from_b_to_a(answered["folder"])
+
+    call_command("regrade", "q-10-01", stdout=StringIO())
+
+    assert LearnerQuestion.objects.get(
+        learner__username="bea", question__code="q-10-01"
+    ).first_correct
+    assert firsts() == firsts_from_attempts()
+    assert firsts()["bea", "q-10-01"] == START
+
+
+def test_override_of_a_first_try_keeps_the_first_moment(answered):
+    first = Attempt.objects.filter(learner=answered["ana"]).order_by("id").first()
+
+    with time_machine.travel(START + timedelta(days=5), tick=False):
+        verdict_override(
+            attempt=first,
+            correct=False,
+            reason="copied",
+            by=UserFactory(username="teach", is_staff=True),
+        )
+
+    assert firsts() == firsts_from_attempts()
+    assert firsts()["ana", "q-10-01"] == START
+
+
+def test_rebuild_of_every_standing_writes_the_first_moment(answered):
+    LearnerQuestion.objects.all().delete()
+
+    learner_question_rebuild()
+
+    assert firsts() == firsts_from_attempts()
+    assert len(firsts()) == 3
+
+
+def test_import_that_retires_a_question_keeps_the_first_moment(answered):
+    path = answered["folder"] / TEN
+    original = path.read_text()
+    path.write_text(original[: original.index("  - id: q-10-05")], "utf-8")
+
+    call_command("import_quizzes", str(answered["folder"]), stdout=StringIO())
+
+    assert firsts() == firsts_from_attempts()
+    assert firsts()["bea", "q-10-05"] == START + timedelta(hours=1)
+
+
+def test_migration_backfills_the_first_moment(answered):
+    LearnerQuestion.objects.update(first_answered_at=datetime(2000, 1, 1, tzinfo=UTC))
+    migration = importlib.import_module(
+        "progress.migrations.0017_learner_question_first_answered_at"
+    )
+
+    migration.backfill(apps, None)
+
+    assert firsts() == firsts_from_attempts()
+    assert firsts()["bea", "q-10-05"] == START + timedelta(hours=1)
