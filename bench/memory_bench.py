@@ -99,11 +99,16 @@ def cards_generate() -> None:
             card, _log = scheduler().review_card(card, rating, at)
             reviews += 1
         learned = at if reviews > 2 and rng.random() < 0.3 else None
-        histories.append((json.dumps(card.to_dict()), card.due, int(card.state), reviews, learned))
+        histories.append(
+            (
+                json.dumps(card.to_dict()), card.due, int(card.state), reviews, learned,
+                card.stability, card.last_review,
+            )
+        )  # fmt: skip
     adapt = connection.ops.adapt_datetimefield_value
     columns = [
         "learner_id", "question_id", "fsrs", "due", "state", "streak", "learned_at",
-        "reviews", "last_review_at", "created_at", "updated_at",
+        "reviews", "last_review_at", "created_at", "updated_at", "stability", "rated_at",
     ]  # fmt: skip
     writer = (
         results_bench._copy_writer
@@ -117,11 +122,11 @@ def cards_generate() -> None:
     with writer(ReviewCard._meta.db_table, columns) as write:
         rows = []
         for learner_id, question_id in wrong:
-            fsrs, due, state, reviews, learned = rng.choice(histories)
+            fsrs, due, state, reviews, learned, stability, rated = rng.choice(histories)
             rows.append(
                 (
                     learner_id, question_id, fsrs, adapt(due), state, 0, adapt(learned),
-                    reviews, None, adapt(now), adapt(now),
+                    reviews, None, adapt(now), adapt(now), stability, adapt(rated),
                 )
             )  # fmt: skip
             if len(rows) >= 10000:

@@ -364,6 +364,13 @@ class ReviewCard(models.Model):
     reviews = models.PositiveIntegerField(_("reviews"), default=0)
     # When the card was last rated: at most once a day, and only when it was due.
     last_review_at = models.DateTimeField(_("last reviewed at"), null=True, blank=True)
+    # The scheduler's stability and last rating (a review, or the lapse that (re)started
+    # the card: its JSON's `last_review`), copied for the Memory page's query as `due`
+    # and `state` are for the queue's: reading them out of every card's JSON was a third
+    # of that query at 10,000 learners. None on a card not rated yet. Written with the
+    # JSON (reviews._rate).
+    stability = models.FloatField(_("stability"), null=True, blank=True)
+    rated_at = models.DateTimeField(_("last rated at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 

@@ -96,6 +96,7 @@ def card_is_due(card: ReviewCard, now: datetime) -> bool:
 def _rate(card: ReviewCard, fsrs_card: Card, attempt: Attempt) -> None:
     fsrs_card, _log = scheduler().review_card(fsrs_card, rating_for(attempt), attempt.created_at)
     card.fsrs = fsrs_card.to_dict()
+    card.stability, card.rated_at = fsrs_card.stability, fsrs_card.last_review
     card.due = fsrs_card.due
     card.state = int(fsrs_card.state)
     card.reviews += 1

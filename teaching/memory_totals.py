@@ -9,7 +9,6 @@ from datetime import UTC, datetime
 from django.db import connection
 from django.db.models import (
     Case,
-    DateTimeField,
     Exists,
     F,
     FloatField,
@@ -17,12 +16,11 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from progress.models import LearnerQuestion, ReviewCard
 
-from .recall import HORIZON_DAYS, Curve, curve, json_key
+from .recall import HORIZON_DAYS, Curve, curve
 
 
 def _pairs_sql(*, learner_ids, question_ids: list[int]) -> tuple[tuple[str, list], ...]:
@@ -30,18 +28,13 @@ def _pairs_sql(*, learner_ids, question_ids: list[int]) -> tuple[tuple[str, list
     `recall_cells` written for the database, (SQL, parameters) each: the cards, with
     their stability and last review; the standings without a card, with the
     first-review stability of the first answer's effective verdict and its moment.
-    The last review is text on SQLite (as stored: ISO, UTC), a timestamptz on
-    PostgreSQL."""
+    Both read columns, no JSON: the moments are text on SQLite (as Django stores them:
+    UTC, no offset), timestamptz on PostgreSQL."""
     shape = curve()
-    if connection.vendor == "sqlite":
-        last = json_key("fsrs", "last_review")
-    else:
-        last = Cast(KT("fsrs__last_review"), DateTimeField())
     cards = (
         ReviewCard.objects.filter(learner_id__in=learner_ids, question_id__in=question_ids)
-        .annotate(s=Cast(json_key("fsrs", "stability"), FloatField()), last=last)
         .order_by()
-        .values_list("learner_id", "question_id", "s", "last")
+        .values_list("learner_id", "question_id", "stability", "rated_at")
     )
     has_card = ReviewCard.objects.filter(
         learner_id=OuterRef("learner_id"), question_id=OuterRef("question_id")
@@ -72,12 +65,12 @@ def _whole_days_sql(now: datetime) -> tuple[str, list]:
     floored. SQLite's date functions keep milliseconds only, so: the UTC dates'
     difference, less one when now's time of day is before the last review's, compared
     as text to the microsecond: "HH:MM:SS[.ffffff]", as Django writes a moment (UTC,
-    no offset) and fsrs its last review (UTC, "+00:00": it refuses other zones)."""
+    no offset)."""
     if connection.vendor == "sqlite":
         utc = now.astimezone(UTC)
         return (
             "(CAST(julianday(%s) - julianday(substr(last, 1, 10)) AS INTEGER)"
-            " - (%s < replace(substr(last, 12), '+00:00', '')))",
+            " - (%s < substr(last, 12)))",
             [utc.date().isoformat(), utc.strftime("%H:%M:%S.%f")],
         )
     # date_part's double, not EXTRACT's numeric (slower per row): the interval's seconds

@@ -1,17 +1,20 @@
 """Values copied onto rows for queries: each standing's first answer's moment
-(LearnerQuestion.first_answered_at). Every write that can touch them leaves them equal
-to what they copy."""
+(LearnerQuestion.first_answered_at), each review card's stability and last rating from
+its scheduler's JSON (ReviewCard.stability, rated_at). Every write that can touch them
+leaves them equal to what they copy."""
 
 import importlib
 from datetime import UTC, datetime, timedelta
 from io import StringIO
+from types import SimpleNamespace
 
 import pytest
 import time_machine
 from django.apps import apps
 from django.core.management import call_command
+from django.db import connection
 
-from progress.models import Attempt, LearnerQuestion
+from progress.models import Attempt, LearnerQuestion, ReviewCard
 from progress.services import learner_question_rebuild
 from teaching.services import verdict_override
 from tests.factories import UserFactory, answer
@@ -126,3 +129,76 @@ def test_migration_backfills_the_first_moment(answered):
 
     assert firsts() == firsts_from_attempts()
     assert firsts()["bea", "q-10-05"] == START + timedelta(hours=1)
+
+
+def cards() -> dict[tuple[str, str], tuple[float | None, datetime | None]]:
+    """{(username, question code): (stability, last rating) its card's columns hold}."""
+    return {
+        (username, code): (stability, at)
+        for username, code, stability, at in ReviewCard.objects.values_list(
+            "learner__username", "question__code", "stability", "rated_at"
+        )
+    }
+
+
+def cards_from_json() -> dict[tuple[str, str], tuple[float | None, datetime | None]]:
+    """The same read from each card's scheduler state, as the library wrote it."""
+    found = {}
+    for username, code, fsrs in ReviewCard.objects.values_list(
+        "learner__username", "question__code", "fsrs"
+    ):
+        last = fsrs["last_review"]
+        found[username, code] = (fsrs["stability"], last and datetime.fromisoformat(last))
+    return found
+
+
+def test_card_columns_follow_every_rating(seeds_imported):
+    cy = UserFactory(username="cy")
+    seen = []
+    # Wrong (a card), practice the same day, a right review on each due day until
+    # learned, then wrong again (forgotten: back in review).
+    with time_machine.travel(START, tick=False):
+        answer(cy, "q-10-04", keys=["A"])
+        seen.append(cards())
+        answer(cy, "q-10-04", keys=["B"])  # not due: practice, nothing rated
+        assert cards() == seen[-1]
+    for _ in range(2):
+        with time_machine.travel(ReviewCard.objects.get().due, tick=False):
+            answer(cy, "q-10-04", keys=["B"])
+        assert cards() == cards_from_json()
+        seen.append(cards())
+    assert ReviewCard.objects.get().learned_at is not None
+    with time_machine.travel(START + timedelta(days=60), tick=False):
+        answer(cy, "q-10-04", keys=["A"])
+
+    assert cards() == cards_from_json()
+    assert seen[0] == {("cy", "q-10-04"): (0.212, START)}  # Again's stability (w0)
+    assert len(seen) == 3
+    assert cards()["cy", "q-10-04"][1] == START + timedelta(days=60)
+    assert len({c["cy", "q-10-04"] for c in [*seen, cards()]}) == 4  # each rating moved them
+
+
+def test_card_made_by_an_override_is_not_rated_yet(answered):
+    only = Attempt.objects.get(learner=answered["bea"], question__code="q-10-05")
+
+    verdict_override(
+        attempt=only,
+        correct=False,
+        reason="copied",
+        by=UserFactory(username="teach", is_staff=True),
+    )
+
+    assert cards() == cards_from_json()
+    assert cards()["bea", "q-10-05"] == (None, None)
+    assert cards()["bea", "q-10-01"][1] == START + timedelta(days=2)  # its review
+
+
+def test_migration_backfills_the_card_columns(answered):
+    expected = cards_from_json()
+    ReviewCard.objects.update(stability=99.0, rated_at=datetime(2000, 1, 1, tzinfo=UTC))
+    migration = importlib.import_module("progress.migrations.0018_review_card_stability_rated_at")
+
+    migration.backfill(apps, SimpleNamespace(connection=connection))
+
+    assert cards() == expected
+    assert cards()["ana", "q-10-01"] == (0.212, START + timedelta(days=1))
