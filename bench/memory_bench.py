@@ -75,7 +75,7 @@ def main() -> None:
 def cards_generate() -> None:
     """A card for each standing first answered wrong, from one of 500 review histories
     the library played (wrong first, then 0–3 reviews rated at random, over the last
-    90 days), some learned."""
+    90 days), some learned; the standing marked as having it."""
     from django.db import connection
     from django.utils import timezone
     from fsrs import Card, Rating
@@ -133,6 +133,8 @@ def cards_generate() -> None:
                 write(rows)
                 rows = []
         write(rows)
+    # As reviews.py marks a standing whose learner has a card.
+    LearnerQuestion.objects.filter(first_correct=False).update(has_card=True)
 
 
 def measure_all(cohort) -> None:

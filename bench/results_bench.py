@@ -138,7 +138,7 @@ def generate(args, workdir):
     standing_columns = [
         "learner_id", "question_id", "attempts", "first_attempt_id", "latest_attempt_id",
         "first_correct", "latest_correct", "ever_correct", "latest_score", "first_pattern",
-        "latest_pattern", "first_answered_at", "phase_first_right",
+        "latest_pattern", "first_answered_at", "has_card", "phase_first_right",
     ]  # fmt: skip
     count_columns = [
         "learner_id", "phase_id", "answered", "first_right", "latest_right", "ever_right"
@@ -179,7 +179,7 @@ def generate(args, workdir):
             standings.append(
                 [
                     learner_id, question.pk, len(made), first[0], latest[0], first[1],
-                    latest[1], ever, latest[2], first[3], latest[3], first[4],
+                    latest[1], ever, latest[2], first[3], latest[3], first[4], False,
                     question.phase_id,
                 ]
             )  # fmt: skip

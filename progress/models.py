@@ -163,6 +163,11 @@ class LearnerQuestion(models.Model):
     # first attempt was the largest part of its query at 10,000 learners. Attempts are
     # never changed, so it moves only when a rebuild picks another first attempt.
     first_answered_at = models.DateTimeField(_("first answered at"))
+    # Whether the learner has a review card for the question (reviews.py sets it when it
+    # makes one; cards are never deleted but with their learner or question), so the
+    # Memory page tells the standings predicted from their first answer without
+    # joining the cards: that join was the largest part of its query left.
+    has_card = models.BooleanField(_("has a review card"), default=False)
     # Effective grades: a regrade's result where there is one.
     first_correct = models.BooleanField(_("right on first try"))
     latest_correct = models.BooleanField(_("right on latest try"))

@@ -9,10 +9,8 @@ from datetime import UTC, datetime
 from django.db import connection
 from django.db.models import (
     Case,
-    Exists,
     F,
     FloatField,
-    OuterRef,
     Value,
     When,
 )
@@ -36,12 +34,9 @@ def _pairs_sql(*, learner_ids, question_ids: list[int]) -> tuple[tuple[str, list
         .order_by()
         .values_list("learner_id", "question_id", "stability", "rated_at")
     )
-    has_card = ReviewCard.objects.filter(
-        learner_id=OuterRef("learner_id"), question_id=OuterRef("question_id")
-    )
     standings = (
         LearnerQuestion.objects.filter(learner_id__in=learner_ids, question_id__in=question_ids)
-        .filter(~Exists(has_card))
+        .filter(has_card=False)
         .annotate(
             s=Case(
                 When(

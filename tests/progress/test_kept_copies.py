@@ -1,7 +1,8 @@
-"""Values copied onto rows for queries: each standing's first answer's moment
-(LearnerQuestion.first_answered_at), each review card's stability and last rating from
-its scheduler's JSON (ReviewCard.stability, rated_at). Every write that can touch them
-leaves them equal to what they copy."""
+"""Values copied onto rows for queries: each standing's first answer's moment and
+whether its learner has a review card for the question (LearnerQuestion.first_answered_at,
+has_card), each review card's stability and last rating from its scheduler's JSON
+(ReviewCard.stability, rated_at). Every write that can touch them leaves them equal to
+what they copy."""
 
 import importlib
 from datetime import UTC, datetime, timedelta
@@ -46,6 +47,21 @@ def firsts_from_attempts() -> dict[tuple[str, str], datetime]:
     return found
 
 
+def flags() -> dict[tuple[str, str], bool]:
+    """{(username, question code): whether its standing says it has a card}."""
+    return {
+        (username, code): has_card
+        for username, code, has_card in LearnerQuestion.objects.values_list(
+            "learner__username", "question__code", "has_card"
+        )
+    }
+
+
+def flags_from_cards() -> dict[tuple[str, str], bool]:
+    carded = set(ReviewCard.objects.values_list("learner__username", "question__code"))
+    return {pair: pair in carded for pair in flags()}
+
+
 @pytest.fixture
 def answered(seeds_imported):
     """ana: q-10-01 right, then wrong a day later; bea: q-10-01 wrong, then right two
@@ -72,6 +88,16 @@ def test_first_answer_sets_the_moment_and_later_answers_leave_it(answered):
     }
 
 
+def test_a_card_made_by_an_answer_marks_the_standing(answered):
+    # ana: right first, no card until her wrong answer a day later; bea: wrong first.
+    assert flags() == flags_from_cards()
+    assert flags() == {
+        ("ana", "q-10-01"): True,
+        ("bea", "q-10-01"): True,
+        ("bea", "q-10-05"): False,
+    }
+
+
 def test_regrade_keeps_the_first_moment(answered):
     move_key_from_b_to_a(answered["folder"])
 
@@ -82,6 +108,7 @@ def test_regrade_keeps_the_first_moment(answered):
     ).first_correct
     assert firsts() == firsts_from_attempts()
     assert firsts()["bea", "q-10-01"] == START
+    assert flags() == flags_from_cards()
 
 
 def test_override_of_a_first_try_keeps_the_first_moment(answered):
@@ -106,6 +133,15 @@ def test_rebuild_of_every_standing_writes_the_first_moment(answered):
 
     assert firsts() == firsts_from_attempts()
     assert len(firsts()) == 3
+    assert (
+        flags()
+        == flags_from_cards()
+        == {
+            ("ana", "q-10-01"): True,
+            ("bea", "q-10-01"): True,
+            ("bea", "q-10-05"): False,
+        }
+    )
 
 
 def test_import_that_retires_a_question_keeps_the_first_moment(answered):
@@ -190,6 +226,8 @@ def test_card_made_by_an_override_is_not_rated_yet(answered):
 
     assert cards() == cards_from_json()
     assert cards()["bea", "q-10-05"] == (None, None)
+    assert flags() == flags_from_cards()
+    assert flags()["bea", "q-10-05"]
     assert cards()["bea", "q-10-01"][1] == START + timedelta(days=2)  # its review
 
 
@@ -202,3 +240,13 @@ def test_migration_backfills_the_card_columns(answered):
 
     assert cards() == expected
     assert cards()["ana", "q-10-01"] == (0.212, START + timedelta(days=1))
+
+
+def test_migration_backfills_the_card_flags(answered):
+    LearnerQuestion.objects.update(has_card=False)
+    migration = importlib.import_module("progress.migrations.0019_learner_question_has_card")
+
+    migration.backfill(apps, None)
+
+    assert flags() == flags_from_cards()
+    assert sorted(flags().values()) == [False, True, True]
