@@ -158,15 +158,9 @@ class LearnerQuestion(models.Model):
     latest_attempt = models.ForeignKey(
         Attempt, on_delete=models.PROTECT, related_name="+", verbose_name=_("latest attempt")
     )
-    # The first attempt's moment, copied so the Memory page (teaching/memory_totals.py)
-    # predicts a standing without a review card from this row alone: the join to the
-    # first attempt was the largest part of its query at 10,000 learners. Attempts are
-    # never changed, so it moves only when a rebuild picks another first attempt.
+    # Read by the Memory page instead of joining the attempts and the cards, its largest
+    # costs (docs/memory.md). reviews.py, which makes cards, sets has_card.
     first_answered_at = models.DateTimeField(_("first answered at"))
-    # Whether the learner has a review card for the question (reviews.py sets it when it
-    # makes one; cards are never deleted but with their learner or question), so the
-    # Memory page tells the standings predicted from their first answer without
-    # joining the cards: that join was the largest part of its query left.
     has_card = models.BooleanField(_("has a review card"), default=False)
     # Effective grades: a regrade's result where there is one.
     first_correct = models.BooleanField(_("right on first try"))
@@ -369,11 +363,8 @@ class ReviewCard(models.Model):
     reviews = models.PositiveIntegerField(_("reviews"), default=0)
     # When the card was last rated: at most once a day, and only when it was due.
     last_review_at = models.DateTimeField(_("last reviewed at"), null=True, blank=True)
-    # The scheduler's stability and last rating (a review, or the lapse that (re)started
-    # the card: its JSON's `last_review`), copied for the Memory page's query as `due`
-    # and `state` are for the queue's: reading them out of every card's JSON was a third
-    # of that query at 10,000 learners. None on a card not rated yet. Written with the
-    # JSON (reviews._rate).
+    # The JSON's stability and last_review (a review, or the lapse that started the card),
+    # copied by reviews._rate for the Memory page; None until the card is rated.
     stability = models.FloatField(_("stability"), null=True, blank=True)
     rated_at = models.DateTimeField(_("last rated at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
