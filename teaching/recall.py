@@ -10,9 +10,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 
 from django.conf import settings
-from django.db.models import (
-    CharField,
-)
+from django.db.models import CharField
 from django.db.models.functions import Cast
 from fsrs import Card, Rating
 
