@@ -75,7 +75,7 @@ def main() -> None:
 def cards_generate() -> None:
     """A card for each standing first answered wrong, from one of 500 review histories
     the library played (wrong first, then 0–3 reviews rated at random, over the last
-    90 days), some learned."""
+    90 days), some learned; the standing marked as having it."""
     from django.db import connection
     from django.utils import timezone
     from fsrs import Card, Rating
@@ -99,11 +99,16 @@ def cards_generate() -> None:
             card, _log = scheduler().review_card(card, rating, at)
             reviews += 1
         learned = at if reviews > 2 and rng.random() < 0.3 else None
-        histories.append((json.dumps(card.to_dict()), card.due, int(card.state), reviews, learned))
+        histories.append(
+            (
+                json.dumps(card.to_dict()), card.due, int(card.state), reviews, learned,
+                card.stability, card.last_review,
+            )
+        )  # fmt: skip
     adapt = connection.ops.adapt_datetimefield_value
     columns = [
         "learner_id", "question_id", "fsrs", "due", "state", "streak", "learned_at",
-        "reviews", "last_review_at", "created_at", "updated_at",
+        "reviews", "last_review_at", "created_at", "updated_at", "stability", "rated_at",
     ]  # fmt: skip
     writer = (
         results_bench._copy_writer
@@ -117,17 +122,19 @@ def cards_generate() -> None:
     with writer(ReviewCard._meta.db_table, columns) as write:
         rows = []
         for learner_id, question_id in wrong:
-            fsrs, due, state, reviews, learned = rng.choice(histories)
+            fsrs, due, state, reviews, learned, stability, rated = rng.choice(histories)
             rows.append(
                 (
                     learner_id, question_id, fsrs, adapt(due), state, 0, adapt(learned),
-                    reviews, None, adapt(now), adapt(now),
+                    reviews, None, adapt(now), adapt(now), stability, adapt(rated),
                 )
             )  # fmt: skip
             if len(rows) >= 10000:
                 write(rows)
                 rows = []
         write(rows)
+    # As reviews.py marks a standing whose learner has a card.
+    LearnerQuestion.objects.filter(first_correct=False).update(has_card=True)
 
 
 def measure_all(cohort) -> None:

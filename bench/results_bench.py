@@ -138,7 +138,7 @@ def generate(args, workdir):
     standing_columns = [
         "learner_id", "question_id", "attempts", "first_attempt_id", "latest_attempt_id",
         "first_correct", "latest_correct", "ever_correct", "latest_score", "first_pattern",
-        "latest_pattern", "phase_first_right",
+        "latest_pattern", "first_answered_at", "has_card", "phase_first_right",
     ]  # fmt: skip
     count_columns = [
         "learner_id", "phase_id", "answered", "first_right", "latest_right", "ever_right"
@@ -165,12 +165,13 @@ def generate(args, workdir):
                     answer = {"keys": right if rng.random() < skill else [rng.choice(keys)]}
                 result, feedback, pattern = grade_cached(revision, answer)
                 pk, next_id = next_id, next_id + 1
-                made.append((pk, result.correct, result.score, pattern))
+                at = adapt_time(base_time + timedelta(microseconds=pk))
+                made.append((pk, result.correct, result.score, pattern, at))
                 attempts.append(
                     (
                         pk, learner_id, question.pk, revision.pk, f"t{pk}", json.dumps(answer),
                         result.correct, result.score, result.partial, feedback, pattern, "en",
-                        GRADER_VERSION, adapt_time(base_time + timedelta(microseconds=pk)), "",
+                        GRADER_VERSION, at, "",
                     )
                 )  # fmt: skip
             first, latest = made[0], made[-1]
@@ -178,7 +179,8 @@ def generate(args, workdir):
             standings.append(
                 [
                     learner_id, question.pk, len(made), first[0], latest[0], first[1],
-                    latest[1], ever, latest[2], first[3], latest[3], question.phase_id,
+                    latest[1], ever, latest[2], first[3], latest[3], first[4], False,
+                    question.phase_id,
                 ]
             )  # fmt: skip
             count = counts[question.phase_id]

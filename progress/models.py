@@ -158,6 +158,10 @@ class LearnerQuestion(models.Model):
     latest_attempt = models.ForeignKey(
         Attempt, on_delete=models.PROTECT, related_name="+", verbose_name=_("latest attempt")
     )
+    # Read by the Memory page instead of joining the attempts and the cards, its largest
+    # costs (docs/memory.md). reviews.py, which makes cards, sets has_card.
+    first_answered_at = models.DateTimeField(_("first answered at"))
+    has_card = models.BooleanField(_("has a review card"), default=False)
     # Effective grades: a regrade's result where there is one.
     first_correct = models.BooleanField(_("right on first try"))
     latest_correct = models.BooleanField(_("right on latest try"))
@@ -359,6 +363,10 @@ class ReviewCard(models.Model):
     reviews = models.PositiveIntegerField(_("reviews"), default=0)
     # When the card was last rated: at most once a day, and only when it was due.
     last_review_at = models.DateTimeField(_("last reviewed at"), null=True, blank=True)
+    # The JSON's stability and last_review (a review, or the lapse that started the card),
+    # copied by reviews._rate for the Memory page; None until the card is rated.
+    stability = models.FloatField(_("stability"), null=True, blank=True)
+    rated_at = models.DateTimeField(_("last rated at"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     updated_at = models.DateTimeField(_("updated at"), auto_now=True)
 

@@ -20,7 +20,7 @@ from fsrs import Card, Rating, Scheduler
 
 from portal import sql
 
-from .models import Attempt, ReviewCard
+from .models import Attempt, LearnerQuestion, ReviewCard
 
 
 @lru_cache(maxsize=1)
@@ -69,6 +69,8 @@ def review_card_feed(*, attempt: Attempt) -> ReviewCard | None:
             return ReviewCard.objects.get(
                 learner_id=attempt.learner_id, question_id=attempt.question_id
             )
+        # The standing was written first, in this transaction (services.attempt_store).
+        sql.write(LearnerQuestion, _HAS_CARD, [True, attempt.learner_id, attempt.question_id])
         return card
     elif card.learned_at is not None:
         if attempt.correct:
@@ -86,6 +88,12 @@ def review_card_feed(*, attempt: Attempt) -> ReviewCard | None:
     return card
 
 
+# Run inside the answer's write transaction, as the standing's statements (`portal.sql`).
+_HAS_CARD = (
+    "UPDATE {table} SET {table.has_card} = %s WHERE {table.learner} = %s AND {table.question} = %s"
+)
+
+
 def card_is_due(card: ReviewCard, now: datetime) -> bool:
     """Due today, and not rated yet today."""
     if card.due >= day_end(now):
@@ -96,6 +104,7 @@ def card_is_due(card: ReviewCard, now: datetime) -> bool:
 def _rate(card: ReviewCard, fsrs_card: Card, attempt: Attempt) -> None:
     fsrs_card, _log = scheduler().review_card(fsrs_card, rating_for(attempt), attempt.created_at)
     card.fsrs = fsrs_card.to_dict()
+    card.stability, card.rated_at = fsrs_card.stability, fsrs_card.last_review
     card.due = fsrs_card.due
     card.state = int(fsrs_card.state)
     card.reviews += 1
@@ -113,6 +122,9 @@ def review_card_ensure(*, learner_id: int, question_id: int, now: datetime) -> R
         defaults={"fsrs": Card(due=now).to_dict(), "due": now, "state": int(Card().state)},
     )
     if created:
+        LearnerQuestion.objects.filter(learner_id=learner_id, question_id=question_id).update(
+            has_card=True
+        )
         return card
     # Rated today on an answer now judged wrong: that review no longer counts, so the
     # card is due again today (the reviews page, the badge and My progress agree).

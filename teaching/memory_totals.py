@@ -9,20 +9,16 @@ from datetime import UTC, datetime
 from django.db import connection
 from django.db.models import (
     Case,
-    DateTimeField,
-    Exists,
     F,
     FloatField,
-    OuterRef,
     Value,
     When,
 )
-from django.db.models.fields.json import KT
 from django.db.models.functions import Cast
 
 from progress.models import LearnerQuestion, ReviewCard
 
-from .recall import HORIZON_DAYS, Curve, curve, json_key
+from .recall import HORIZON_DAYS, Curve, curve
 
 
 def _pairs_sql(*, learner_ids, question_ids: list[int]) -> tuple[tuple[str, list], ...]:
@@ -30,25 +26,18 @@ def _pairs_sql(*, learner_ids, question_ids: list[int]) -> tuple[tuple[str, list
     `recall_cells` written for the database, (SQL, parameters) each: the cards, with
     their stability and last review; the standings without a card, with the
     first-review stability of the first answer's effective verdict and its moment.
-    The last review is text on SQLite (as stored: ISO, UTC), a timestamptz on
-    PostgreSQL."""
+    Both read columns, no JSON: the moments are text on SQLite (as Django stores them:
+    UTC, no offset), timestamptz on PostgreSQL."""
     shape = curve()
-    if connection.vendor == "sqlite":
-        last = json_key("fsrs", "last_review")
-    else:
-        last = Cast(KT("fsrs__last_review"), DateTimeField())
     cards = (
         ReviewCard.objects.filter(learner_id__in=learner_ids, question_id__in=question_ids)
-        .annotate(s=Cast(json_key("fsrs", "stability"), FloatField()), last=last)
+        .annotate(s=F("stability"), last=F("rated_at"))
         .order_by()
         .values_list("learner_id", "question_id", "s", "last")
     )
-    has_card = ReviewCard.objects.filter(
-        learner_id=OuterRef("learner_id"), question_id=OuterRef("question_id")
-    )
     standings = (
         LearnerQuestion.objects.filter(learner_id__in=learner_ids, question_id__in=question_ids)
-        .filter(~Exists(has_card))
+        .filter(has_card=False)
         .annotate(
             s=Case(
                 When(
@@ -56,7 +45,7 @@ def _pairs_sql(*, learner_ids, question_ids: list[int]) -> tuple[tuple[str, list
                 ),
                 default=Cast(Value(shape.first_stability[False]), FloatField()),
             ),
-            last=F("first_attempt__created_at"),
+            last=F("first_answered_at"),
         )
         .order_by()
         .values_list("learner_id", "question_id", "s", "last")
@@ -72,12 +61,12 @@ def _whole_days_sql(now: datetime) -> tuple[str, list]:
     floored. SQLite's date functions keep milliseconds only, so: the UTC dates'
     difference, less one when now's time of day is before the last review's, compared
     as text to the microsecond: "HH:MM:SS[.ffffff]", as Django writes a moment (UTC,
-    no offset) and fsrs its last review (UTC, "+00:00": it refuses other zones)."""
+    no offset)."""
     if connection.vendor == "sqlite":
         utc = now.astimezone(UTC)
         return (
             "(CAST(julianday(%s) - julianday(substr(last, 1, 10)) AS INTEGER)"
-            " - (%s < replace(substr(last, 12), '+00:00', '')))",
+            " - (%s < substr(last, 12)))",
             [utc.date().isoformat(), utc.strftime("%H:%M:%S.%f")],
         )
     # date_part's double, not EXTRACT's numeric (slower per row): the interval's seconds
@@ -104,6 +93,16 @@ def _first_day_below(shape: Curve, stability: float, threshold: float) -> int:
     return high
 
 
+def _sql(*pieces: str | tuple[str, list]) -> tuple[str, list]:
+    """SQL and its parameters put together in order, from text and (SQL, parameters)."""
+    sql, params = [], []
+    for piece in pieces:
+        text, values = (piece, []) if isinstance(piece, str) else piece
+        sql.append(text)
+        params.extend(values)
+    return "".join(sql), params
+
+
 def recall_totals(
     *, learner_ids, question_ids: list[int], now: datetime, threshold: float
 ) -> tuple[dict[int, list], dict[int, list]]:
@@ -111,74 +110,108 @@ def recall_totals(
     question [learners, sum now, sum in a week, below the threshold now, in a week],
     per learner [questions answered, below the threshold in a week].
 
-    Each card's recall is computed in SQL, once (materialized), with the same formula
-    and the same operations in the same order on the same doubles as `recall_cells`
-    (POWER is C's pow() on both databases, as Python's **), then grouped both ways.
-    A standing without a card has one of two stabilities, so the database only counts
-    them per question, stability and whole days (a few rows), and their recall is
-    worked out here per group; per learner, it counts those past the day from which
-    the recall in a week is below the threshold, found here with the same formula.
-    Only the sums add in another order than the per-cell path."""
+    Each card's recall is computed in SQL, once, with the same formula and the same
+    operations in the same order on the same doubles as `recall_cells` (POWER is C's
+    pow() on both databases, as Python's **), then grouped both ways. A standing
+    without a card has one of two stabilities, so the database only counts them per
+    question, stability and whole days (a few rows), and their recall is worked out
+    here per group; per learner, it counts those past the day from which the recall in
+    a week is below the threshold, found here with the same formula. Only the sums add
+    in another order than the per-cell path."""
     if not question_ids:
         return {}, {}
     shape = curve()
-    (cards_sql, cards_params), (standings_sql, standings_params) = _pairs_sql(
-        learner_ids=learner_ids, question_ids=question_ids
-    )
-    days_sql, days_params = _whole_days_sql(now)
+    cards, standings = _pairs_sql(learner_ids=learner_ids, question_ids=question_ids)
+    days = _whole_days_sql(now)
     greatest = "MAX" if connection.vendor == "sqlite" else "GREATEST"
     double = "CAST(%s AS double precision)"
 
     def recall(horizon: int) -> tuple[str, list]:
-        shifted = f"{days_sql} + {horizon}" if horizon else days_sql
-        return (
-            "CASE WHEN s IS NULL OR s = 0 OR last IS NULL THEN 0.0"
-            f" ELSE POWER(1 + ({double} * {greatest}({shifted}, 0)) / s, {double}) END",
-            [shape.factor, *days_params, shape.decay],
+        return _sql(
+            (
+                "CASE WHEN s IS NULL OR s = 0 OR last IS NULL THEN 0.0"
+                f" ELSE POWER(1 + ({double} * {greatest}(",
+                [shape.factor],
+            ),
+            days,
+            (f" + {horizon}, 0)) / s, {double}) END", [shape.decay]),
         )
 
-    now_sql, now_params = recall(0)
-    week_sql, week_params = recall(HORIZON_DAYS)
-
-    def below(column: str) -> str:
-        return f"SUM(CASE WHEN {column} < {double} THEN 1 ELSE 0 END)"
+    def below(column: str) -> tuple[str, list]:
+        return f"SUM(CASE WHEN {column} < {double} THEN 1 ELSE 0 END)", [threshold]
 
     right, wrong = shape.first_stability[True], shape.first_stability[False]
     # At risk in a week from this many whole days since the first answer on.
     risk_from = {s: _first_day_below(shape, s, threshold) - HORIZON_DAYS for s in (right, wrong)}
-    # Our own SQL and the ORM's, every value a parameter. Columns: kind, id, stability,
-    # whole days, count, sum now, sum in a week, below now, below in a week.
-    sql = (
-        f"WITH cards (learner_id, question_id, s, last) AS MATERIALIZED ({cards_sql}),"  # noqa: S608
-        " cells (learner_id, question_id, r_now, r_week) AS MATERIALIZED"
-        f" (SELECT learner_id, question_id, {now_sql}, {week_sql} FROM cards),"
-        " answered (learner_id, question_id, s, days) AS MATERIALIZED"
-        f" (SELECT learner_id, question_id, s, {days_sql} FROM ({standings_sql}) AS standings)"
-        # Typed NULLs: PostgreSQL types a UNION's columns from its first SELECTs.
-        " SELECT 0, question_id, CAST(NULL AS double precision), CAST(NULL AS integer),"
-        " COUNT(*), SUM(r_now), SUM(r_week),"
-        f" {below('r_now')}, {below('r_week')} FROM cells GROUP BY question_id"
-        " UNION ALL SELECT 1, learner_id, NULL, NULL, COUNT(*), NULL, NULL, NULL,"
-        f" {below('r_week')} FROM cells GROUP BY learner_id"
-        " UNION ALL SELECT 2, question_id, s, days, COUNT(*), NULL, NULL, NULL, NULL"
-        " FROM answered GROUP BY question_id, s, days"
-        " UNION ALL SELECT 3, learner_id, NULL, NULL, COUNT(*), NULL, NULL, NULL,"
-        f" SUM(CASE WHEN days >= CASE WHEN s = {double} THEN %s ELSE %s END THEN 1 ELSE 0 END)"
-        " FROM answered GROUP BY learner_id"
+    # Every card with its recall now and in a week; every standing without a card with
+    # its stability and whole days.
+    cells = _sql(
+        "SELECT learner_id, question_id, ",
+        recall(0),
+        " AS r_now, ",
+        recall(HORIZON_DAYS),
+        " AS r_week FROM (",
+        cards,
+        ") AS cards",
     )
-    params = [
-        *cards_params,
-        *now_params,
-        *week_params,
-        *days_params,  # the whole days come before the standings' FROM
-        *standings_params,
-        threshold,
-        threshold,
-        threshold,
-        right,
-        risk_from[right],
-        risk_from[wrong],
-    ]
+    answered = _sql(
+        "SELECT learner_id, question_id, s, ", days, " AS days FROM (", standings, ") AS standings"
+    )
+    # Per group: how many, the sums, below the threshold now and in a week (a standing
+    # without a card: at risk in a week).
+    card_sums = _sql("COUNT(*), SUM(r_now), SUM(r_week), ", below("r_now"), ", ", below("r_week"))
+    standing_sums = (
+        "COUNT(*), NULL, NULL, NULL,"
+        f" SUM(CASE WHEN days >= CASE WHEN s = {double} THEN %s ELSE %s END THEN 1 ELSE 0 END)",
+        [right, risk_from[right], risk_from[wrong]],
+    )
+    # Our own SQL and the ORM's, every value a parameter. Columns: kind (0 cards by
+    # question, 1 cards by learner, 2 standings by question, stability and days, 3
+    # standings by learner), id, stability, whole days, count, sum now, sum in a week,
+    # below now, below in a week.
+    if connection.vendor == "postgresql":
+        # Each source read once and grouped both ways in one pass (GROUPING SETS, which
+        # SQLite lacks). OFFSET 0 keeps PostgreSQL from inlining the subquery into the
+        # sums, which would compute each recall once per sum that reads it.
+        def grouped(kind: int, source, columns: str, sums, keys: str) -> tuple[str, list]:
+            return _sql(
+                f"SELECT {kind} + GROUPING(question_id), CASE WHEN GROUPING(question_id) = 0"
+                f" THEN question_id ELSE learner_id END, {columns}, ",
+                sums,
+                " FROM (",
+                source,
+                f" OFFSET 0) AS pairs GROUP BY GROUPING SETS (({keys}), (learner_id))",
+            )
+
+        sql, params = _sql(
+            # Typed NULLs: PostgreSQL types a UNION's columns from its first SELECT.
+            grouped(
+                0,
+                cells,
+                "CAST(NULL AS double precision), CAST(NULL AS integer)",
+                card_sums,
+                "question_id",
+            ),
+            " UNION ALL ",
+            grouped(2, answered, "s, days", standing_sums, "question_id, s, days"),
+        )
+    else:
+        sql, params = _sql(
+            "WITH cells AS MATERIALIZED (",  # computed once, read twice
+            cells,
+            "), answered AS MATERIALIZED (",
+            answered,
+            ") SELECT 0, question_id, NULL, NULL, ",
+            card_sums,
+            " FROM cells GROUP BY question_id UNION ALL SELECT 1, learner_id, NULL, NULL, ",
+            card_sums,
+            " FROM cells GROUP BY learner_id UNION ALL SELECT 2, question_id, s, days, ",
+            standing_sums,
+            " FROM answered GROUP BY question_id, s, days"
+            " UNION ALL SELECT 3, learner_id, NULL, NULL, ",
+            standing_sums,
+            " FROM answered GROUP BY learner_id",
+        )
     by_question, by_learner = {}, {}
     factor, decay = shape.factor, shape.decay
     with connection.cursor() as cursor:
@@ -186,9 +219,13 @@ def recall_totals(
         rows = cursor.fetchall()
     for kind, pk, stability, days, count, sum_now, sum_week, below_now, below_week in rows:
         if kind == 0:
-            by_question[pk] = [count, sum_now, sum_week, below_now, below_week]
+            totals = by_question.setdefault(pk, [0, 0.0, 0.0, 0, 0])
+            for index, value in enumerate((count, sum_now, sum_week, below_now, below_week)):
+                totals[index] += value
         elif kind == 1:
-            by_learner[pk] = [count, below_week]
+            totals = by_learner.setdefault(pk, [0, 0])
+            totals[0] += count
+            totals[1] += below_week
         elif kind == 2:
             # The recall_cells formula, inlined as there; days are never NULL (a
             # standing has its first attempt).

@@ -10,15 +10,7 @@ from datetime import UTC, datetime
 from functools import lru_cache
 
 from django.conf import settings
-from django.db import connection
-from django.db.models import (
-    CharField,
-    F,
-    Func,
-    TextField,
-    Value,
-)
-from django.db.models.fields.json import KT
+from django.db.models import CharField
 from django.db.models.functions import Cast
 from fsrs import Card, Rating
 
@@ -65,29 +57,12 @@ def risk_threshold() -> float:
 
 
 def _moment(value) -> datetime | None:
-    """A moment read as text (a card's JSON; a column cast to text, which skips the
-    ORM's per-value converters): ISO, with its offset, or naive UTC (SQLite)."""
-    if value is None or value in ("", "null"):
+    """A moment read as text (a column cast to text, which skips the ORM's per-value
+    converters): ISO, with its offset, or naive UTC (SQLite)."""
+    if value is None or value == "":
         return None
     value = datetime.fromisoformat(value) if isinstance(value, str) else value
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
-
-
-def _number(value) -> float | None:
-    """A card's stability as the database extracted it: a number, text, or a JSON null
-    (SQLite gives the text "null")."""
-    if value is None or value in ("", "null"):
-        return None
-    return float(value)
-
-
-def json_key(column: str, key: str):
-    """One key of a JSON column, as text or number. On SQLite one JSON_EXTRACT: Django's
-    KT reads the document up to three times per key there (to tell a JSON null from
-    SQL NULL, which is not needed here), a fifth of the page's time at 1,000 learners."""
-    if connection.vendor == "sqlite":
-        return Func(F(column), Value(f"$.{key}"), function="JSON_EXTRACT", output_field=TextField())
-    return KT(f"{column}__{key}")
 
 
 def _text(name: str) -> Cast:
@@ -110,18 +85,18 @@ def recall_cells(
     at 100,000 cells each function call cost ~20 ms. Tests hold it to the library."""
     question_ids = list(question_ids)
     cards = ReviewCard.objects.filter(learner_id__in=learner_ids, question_id__in=question_ids)
-    # The JSON's two values pulled out by the database, the times read as text: no
-    # row's JSON decoded here, no converter run per value.
-    cards = cards.annotate(s=json_key("fsrs", "stability"), last=json_key("fsrs", "last_review"))
+    # The scheduler's stability and last rating, copied from its JSON into columns; the
+    # times read as text: no converter run per value.
+    cards = cards.annotate(last=_text("rated_at"))
     if with_due:
         cards = cards.annotate(due_text=_text("due")).values_list(
-            "learner_id", "question_id", "s", "last", "due_text", "learned_at"
+            "learner_id", "question_id", "stability", "last", "due_text", "learned_at"
         )
     else:
-        cards = cards.values_list("learner_id", "question_id", "s", "last")
+        cards = cards.values_list("learner_id", "question_id", "stability", "last")
     standings = (
         LearnerQuestion.objects.filter(learner_id__in=learner_ids, question_id__in=question_ids)
-        .annotate(first_at=_text("first_attempt__created_at"))
+        .annotate(first_at=_text("first_answered_at"))
         .order_by()
         .values_list("learner_id", "question_id", "first_correct", "first_at")
     )
@@ -134,7 +109,7 @@ def recall_cells(
     # Each card as its stability, its last review (text), its due moment in review.
     by_pair = {
         (row[0], row[1]): (
-            _number(row[2]),
+            row[2],
             row[3],
             _moment(row[4]) if with_due and row[5] is None else None,
         )
@@ -154,7 +129,7 @@ def recall_cells(
     cells = []
     append = cells.append
     for learner_id, question_id, (stability, last, due) in pairs:
-        if not stability or last is None or last == "" or last == "null":
+        if not stability or last is None:
             append((learner_id, question_id, 0.0, 0.0, due))
             continue
         # Whole days since the last review, as timedelta.days counts them (the

@@ -9,7 +9,7 @@ from django.utils import timezone
 
 from quizzes.models import Question
 
-from ..models import Attempt, LearnerPhase, LearnerQuestion
+from ..models import Attempt, LearnerPhase, LearnerQuestion, ReviewCard
 from ..reviews import review_card_ensure
 from .standings import phase_first_right_copy
 
@@ -84,6 +84,13 @@ def learner_question_rebuild(*, pairs=None) -> int:
         if pairs is None or key in pairs:
             grouped.setdefault(key, []).append(attempt)
 
+    cards = ReviewCard.objects.all()
+    if pairs is not None:
+        cards = cards.filter(
+            learner_id__in={p[0] for p in pairs}, question_id__in={p[1] for p in pairs}
+        )
+    carded = set(cards.values_list("learner_id", "question_id"))
+
     def effective(attempt: Attempt) -> tuple[bool, float]:
         verdict = attempt.verdict()
         return verdict.correct, verdict.score
@@ -97,6 +104,8 @@ def learner_question_rebuild(*, pairs=None) -> int:
                 defaults={
                     "attempts": len(items),
                     "first_attempt": items[0],
+                    "first_answered_at": items[0].created_at,
+                    "has_card": (learner_id, question_id) in carded,
                     "latest_attempt": items[-1],
                     "first_correct": grades[0][0],
                     "latest_correct": grades[-1][0],

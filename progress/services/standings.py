@@ -23,6 +23,7 @@ def standing_add(attempt: Attempt) -> LearnerQuestion:
             defaults={
                 "attempts": 1,
                 "first_attempt": attempt,
+                "first_answered_at": attempt.created_at,
                 "latest_attempt": attempt,
                 "first_correct": attempt.correct,
                 "latest_correct": attempt.correct,
