@@ -90,6 +90,19 @@ def learner_question_rebuild(*, pairs=None) -> int:
             learner_id__in={p[0] for p in pairs}, question_id__in={p[1] for p in pairs}
         )
     carded = set(cards.values_list("learner_id", "question_id"))
+    # How each standing stood before: only a verdict that turns wrong brings the
+    # question back into the reviews, not one that was wrong already.
+    standings = LearnerQuestion.objects.all()
+    if pairs is not None:
+        standings = standings.filter(
+            learner_id__in={p[0] for p in pairs}, question_id__in={p[1] for p in pairs}
+        )
+    was_right = {
+        (learner, question): right
+        for learner, question, right in standings.values_list(
+            "learner_id", "question_id", "latest_correct"
+        )
+    }
 
     def effective(attempt: Attempt) -> tuple[bool, float]:
         verdict = attempt.verdict()
@@ -115,7 +128,8 @@ def learner_question_rebuild(*, pairs=None) -> int:
                     "latest_pattern": items[-1].pattern,
                 },
             )
-            if not grades[-1][0]:  # wrong as it now stands: back into the reviews
+            # Turned wrong (or never had a standing): back into the reviews.
+            if not grades[-1][0] and was_right.get((learner_id, question_id), True):
                 review_card_ensure(
                     learner_id=learner_id, question_id=question_id, now=timezone.now()
                 )

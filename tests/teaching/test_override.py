@@ -254,3 +254,23 @@ def test_a_confirm_written_after_the_plan_is_not_undone_by_applying_it(cohort, i
 
     assert regrade_apply(plan=plan) == 0
     assert Attempt.objects.get(pk=attempt.pk).verdict().source == "confirm"
+
+
+def test_a_rebuild_that_leaves_a_wrong_verdict_wrong_leaves_its_review_alone(cohort, instructor):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from progress.services import learner_question_rebuild
+
+    learner = cohort.learners.get()
+    first = answer(learner, "q-10-01", keys=["A"])  # wrong
+    answer(learner, "q-10-01", keys=["C"])  # wrong again: the latest
+    later = timezone.now() + timedelta(days=3)
+    ReviewCard.objects.filter(learner=learner).update(due=later)  # reviewed meanwhile
+
+    # An override of the older attempt: the latest verdict is still wrong.
+    verdict_override(attempt=first, correct=True, reason="fine", by=instructor)
+    learner_question_rebuild(pairs={(learner.pk, first.question_id)})
+
+    assert ReviewCard.objects.get(learner=learner).due == later
