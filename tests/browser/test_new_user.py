@@ -283,3 +283,26 @@ def test_a_draft_save_logs_no_htmx_warning(browser, site, language):
     assert status == 204
     assert [w for w in warnings if "hx-" in w] == []
     assert errors == []
+
+
+@pytest.mark.parametrize(("language", "leave"), [("en", "link"), ("es", "language")])
+def test_words_typed_right_before_leaving_the_page_are_kept(browser, site, language, leave):
+    page, errors = learner_page(browser, site, f"hasty-{language}", language)
+    page.goto(site + "/phase/10/")
+    box = page.locator("#q-10-03 textarea")
+    box.click()
+    box.press_sequentially("identity path", delay=10)
+    # Straight away, well inside htmx's 800 ms: the draft goes with the click.
+    if leave == "link":
+        page.get_by_role("link", name=re.compile("My progress|Mi progreso")).click()
+        page.wait_for_url(re.compile(r"/progress/$"))
+    else:
+        with page.expect_navigation():
+            page.locator(".language-form button").click()
+
+    page.goto(site + "/phase/10/")
+    kept = page.locator("#q-10-03 textarea").input_value()
+    page.context.close()
+
+    assert kept == "identity path"
+    assert errors == []
