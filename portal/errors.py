@@ -84,6 +84,16 @@ _server_error = _handler(
 )
 
 
+method_not_allowed = _handler(
+    "405.html",
+    405,
+    lambda: _(
+        "This address takes only what its page sends. Go back to the page and use its "
+        "button; what you typed in an answer is kept as a draft."
+    ),
+)
+
+
 def server_error(request: HttpRequest) -> HttpResponse:
     return _server_error(request)
 

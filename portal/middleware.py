@@ -18,7 +18,7 @@ from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
-from .errors import bad_request, problem_response
+from .errors import bad_request, method_not_allowed, problem_response
 
 
 def _networks(entries):
@@ -119,6 +119,24 @@ class NoStoreMiddleware:
         if "Cache-Control" not in response:
             response["Cache-Control"] = "private, no-store"
         return response
+
+
+class MethodNotAllowedMiddleware:
+    """Django answers a method a view does not take (`require_POST`) with an empty 405,
+    which a browser shows as its own error page. A 405 with no body gets the portal's
+    page (or, for htmx, its fragment) instead; its `Allow` header stays."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        response = self.get_response(request)
+        if response.status_code != 405 or response.content:
+            return response
+        page = method_not_allowed(request)
+        if "Allow" in response:
+            page["Allow"] = response["Allow"]
+        return page
 
 
 class ContentSecurityPolicyMiddleware:

@@ -102,6 +102,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Innermost: an empty 405 from a view gets the portal's page, in the learner's language.
+    "portal.middleware.MethodNotAllowedMiddleware",
 ]
 
 # Proxies (addresses or networks) whose X-Forwarded-For is believed: the audit log and

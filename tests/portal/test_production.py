@@ -73,6 +73,30 @@ def test_404_is_our_page_in_the_learners_language(learner_client, language, text
     assert "Traceback" not in response.content.decode()
 
 
+@pytest.mark.parametrize(
+    ("language", "text"), [("en", "Not a page to open"), ("es", "No es una página para abrir")]
+)
+def test_opening_a_form_only_address_is_our_405_page(
+    learner_client, seeds_imported, language, text
+):
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    response = learner_client.get("/question/q-10-03/answer/")
+
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    assert f"<h1>{text}</h1>" in response.content.decode()
+
+
+def test_a_405_to_htmx_is_a_fragment(learner_client, seeds_imported):
+    response = learner_client.get("/question/q-10-03/answer/", headers={"HX-Request": "true"})
+
+    html = response.content.decode()
+    assert response.status_code == 405
+    assert "This address takes only what its page sends." in html
+    assert "<html" not in html
+
+
 def test_500_is_our_page_without_a_traceback(rf):
     with translation.override("en"):
         response = server_error(rf.get("/"))
