@@ -8,13 +8,16 @@ choice answer's feedback list depends besides only on the grading key and the pi
 option keys, and is kept per those too. Nothing kept ever holds free text a learner
 typed, a token or a CSRF value: the `<form>` with its CSRF and token lines is rendered
 for each request around the kept fields; with a draft, an error or focus the fields are
-rendered for the request too.
+rendered for the request too. The card of an untouched form is so put together by
+`{% form_card %}`: its kept start (article, head, form tag), the request's CSRF and
+token lines, the kept fields and the closing tags.
 """
 
 from django import template
 from django.template.loader import get_template
 from django.urls import get_script_prefix
 from django.utils import translation
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from portal.caching import cached, template_hash
@@ -27,6 +30,7 @@ CHOICES = f"{TEMPLATE}#choices"
 CHOICE_RESULT = f"{TEMPLATE}#choice-result"
 FIELDS = f"{TEMPLATE}#answer-fields"
 HEAD = f"{TEMPLATE}#card-head"
+CARD_OPEN = f"{TEMPLATE}#form-card-open"
 
 
 def _piece(partial: str, name: str, code: str, revision, context: dict, *extra) -> str:
@@ -58,6 +62,34 @@ def card_head(question):
     return _piece(
         HEAD, "head", question.code, revision, {"question": question, "revision": revision}
     )
+
+
+@register.simple_tag(takes_context=True)
+def form_card(context, state) -> str:
+    """The card of an unanswered question whose form is untouched (no learner input,
+    error, focus or out-of-band badge), as the template's question-card renders it: its
+    kept start, this request's CSRF and token lines (escaped, never kept), the kept
+    fields and the closing tags. "" when the card is the template's to render. Put
+    together here, the five cards of a phase page skip ~0.4 ms of template work."""
+    csrf = context.get("csrf_token")
+    untouched = state.show_form and state.token and state.form_revision is None
+    untouched = untouched and not (state.form_answer or state.error)
+    if not untouched or context.get("focus") or context.get("badge_oob"):
+        return ""
+    if not csrf or csrf == "NOTPROVIDED":  # as {% csrf_token %} would print nothing
+        return ""
+    code, revision = state.question.code, state.revision
+    start = _piece(CARD_OPEN, "card-open", code, revision, {"state": state})
+    lines = format_html(
+        '\n  <input type="hidden" name="csrfmiddlewaretoken" value="{}">'
+        '\n  <input type="hidden" name="token" value="{}">',
+        csrf,
+        state.token,
+    )
+    if state.context:
+        lines += format_html('\n  <input type="hidden" name="context" value="{}">', state.context)
+    fields = answer_fields(state)
+    return mark_safe(f"{start}{lines}\n  {fields}\n</form>\n  </div>\n</article>")  # noqa: S308
 
 
 @register.simple_tag

@@ -503,3 +503,59 @@ def test_phase_page_shows_a_draft_on_an_answered_question(
     assert ">identity path, second go</textarea>" in card
     assert note in card
     assert "Not quite" not in card and "No exactamente" not in card
+
+
+def _lines(html: str) -> list[str]:
+    """`html`'s lines without their indentation and the blank ones."""
+    return [line.strip() for line in html.splitlines() if line.strip()]
+
+
+@pytest.mark.parametrize("context", ["", "reviews"])
+def test_an_untouched_card_put_together_is_the_templates_card(seeds_imported, learner, context):
+    """{% form_card %} joins kept pieces and the request's lines into the markup the
+    template's question-card renders, for every kind of question, kept or not yet."""
+    from django.template.loader import get_template
+
+    from progress.phase_selectors import active_phase, phase_page
+    from progress.templatetags.card_pieces import form_card
+
+    page = phase_page(learner=learner, phase=active_phase(10), page=1, holding=None)
+    template = get_template("progress/_question.html#question-card")
+    for state in page.states * 2:  # rendered and kept, then read from the cache
+        state.show_form, state.token, state.context = True, "to<k>en&", context
+
+        together = form_card({"csrf_token": 'cs"rf'}, state)
+
+        rendered = template.render({"state": state, "csrf_token": 'cs"rf'})
+        assert _lines(together) == _lines(rendered)
+        assert 'name="token" value="to&lt;k&gt;en&amp;"' in together
+        assert 'name="csrfmiddlewaretoken" value="cs&quot;rf"' in together
+    kinds = {state.revision.kind for state in page.states}
+    assert kinds == {"single", "multi", "free"}
+
+
+def test_a_phase_page_of_untouched_forms_puts_its_cards_together(
+    seeds_imported, learner_client, monkeypatch
+):
+    """Once kept, a page of untouched forms reads two pieces a card (its start and its
+    fields) and renders none of the card's template (whose head is a piece of its own);
+    each card carries its own token and the page's CSRF value."""
+    from progress.templatetags import card_pieces
+    from tests.html import form_token
+
+    learner_client.get("/phase/10/")
+    read = []
+
+    def recording(namespace, parts, compute):
+        read.append(parts[0])
+        return cached(namespace, parts, compute)
+
+    cached = card_pieces.cached
+    monkeypatch.setattr(card_pieces, "cached", recording)
+
+    html = learner_client.get("/phase/10/").content.decode()
+
+    assert read == ["card-open", "fields"] * 5
+    tokens = [form_token(html, f"q-10-0{n}") for n in range(1, 6)]
+    assert len(set(tokens)) == 5 and all(tokens)
+    assert len(set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html))) == 1
