@@ -71,11 +71,12 @@ def free_port() -> int:
 
 def topology_env() -> dict:
     """Where pg-redis's throwaway servers live: a port and state files of their own, so
-    the bench runs beside CI's."""
+    the bench runs beside CI's (BENCH_PG_PORT, BENCH_PG_STATE, BENCH_REDIS_STATE move
+    them, for two benches at once)."""
     return os.environ | {
         "PG_PORT": os.environ.get("BENCH_PG_PORT", "54349"),
-        "PG_STATE": "/tmp/portal-serve-bench-pg.dir",
-        "REDIS_STATE": "/tmp/portal-serve-bench-redis.dir",
+        "PG_STATE": os.environ.get("BENCH_PG_STATE", "/tmp/portal-serve-bench-pg.dir"),
+        "REDIS_STATE": os.environ.get("BENCH_REDIS_STATE", "/tmp/portal-serve-bench-redis.dir"),
     }
 
 
