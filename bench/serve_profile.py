@@ -14,6 +14,7 @@ import cProfile
 import io
 import json
 import pstats
+import shutil
 import statistics
 import subprocess
 import sys
@@ -92,6 +93,13 @@ def main() -> None:
         return
 
     workdir = Path(tempfile.mkdtemp(prefix="serve-profile-"))
+    try:
+        measure(args, workdir)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def measure(args, workdir: Path) -> None:
     env = serve_bench.production_env(workdir)
     users, cookies, answered_cookies, question = serve_bench.prepare(env, args.learners)
     if args.bare:
