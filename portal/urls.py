@@ -2,6 +2,7 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.utils.translation import gettext_lazy
 
 from accounts.forms import AdminLoginForm
 from accounts.views import admin_password_change
@@ -11,7 +12,8 @@ from . import views
 
 # The admin logs in through the same throttle, and says so when it refuses.
 admin.site.login_form = AdminLoginForm
-admin.site.site_header = "LLM from scratch — admin"
+# Translated per request (the admin renders its header in the viewer's language).
+admin.site.site_header = gettext_lazy("LLM from scratch — admin")
 
 urlpatterns = [
     path("", progress_views.home, name="home"),

@@ -3,6 +3,7 @@ for the cohort's instructors as "to check", and end being provisional when an
 instructor confirms or overrides them."""
 
 import importlib
+import re
 
 import pytest
 from django.apps import apps
@@ -186,6 +187,9 @@ def test_to_check_page_speaks_spanish(client, cohort, instructor):
     assert "1 veredicto por revisar" in html
     assert "<li>incorrecta solo porque una mención se leyó como negada</li>" in html
     assert "Confirmar: incorrecta" in html
+    assert "Un LLM desde cero — administración" in html  # the admin's header too
+    # The answer's moment in the viewer's zone, labelled (UTC without a zone set).
+    assert re.search(r'<time datetime="[^"]+">[^<]+ UTC</time>', html)
 
 
 def test_cohort_page_links_to_check_next_to_results(client, cohort, instructor):
