@@ -48,7 +48,16 @@
       }
     } else if (event.key === "n" || event.key === "N") {
       var next = card.querySelector("a[data-next]");
-      if (next) { event.preventDefault(); next.click(); }
+      if (next) {
+        event.preventDefault();
+        next.click();
+        // On this page: a free or numeric question's text box takes the focus, so the
+        // learner can type at once (a choice question's card keeps it, for 1–9).
+        var href = next.getAttribute("href") || "";
+        var target = href.charAt(0) === "#" ? document.getElementById(href.slice(1)) : null;
+        var box = target && target.querySelector("form.answer-form [name=text]");
+        if (box) box.focus();
+      }
     }
   });
 })();

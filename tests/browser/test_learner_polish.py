@@ -31,6 +31,24 @@ def test_keyboard_number_picks_enter_sends_n_goes_next(page, site):
     page.wait_for_url(re.compile(r"#q-10-02$"))
 
 
+def test_n_to_a_free_question_puts_the_cursor_in_its_text_box(page, site):
+    create_account(page, site, "keys3")
+    page.goto(site + "/phase/10/")
+    card = page.locator("#q-10-02")
+    card.locator("input[name=choice]").first.check()
+    card.locator("button[type=submit]").click()
+    card.locator(".feedback").wait_for()
+    page.wait_for_function(
+        "document.activeElement && document.activeElement.closest('#q-10-02') !== null"
+    )
+
+    page.keyboard.press("n")
+    page.wait_for_url(re.compile(r"#q-10-03$"))
+    page.keyboard.type("identity")
+
+    assert page.locator("#q-10-03 textarea").input_value() == "identity"
+
+
 def test_ctrl_enter_sends_from_the_text_box_and_digits_type_there(page, site):
     create_account(page, site, "keys2")
     page.goto(site + "/phase/10/")
