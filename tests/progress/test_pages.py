@@ -184,6 +184,18 @@ def test_my_progress_first_try_rate_and_score(seeds_imported, learner_client, le
     assert "<td>2 / 5</td> <td>2 / 5</td> <td>50%</td>" in html
 
 
+def test_my_progress_history_shows_a_multi_answers_partial_score_as_its_card(
+    seeds_imported, learner_client, learner
+):
+    answer(learner, "q-10-02", keys=["A"])  # one of two right keys, no wrong: 50 %
+
+    html = " ".join(learner_client.get("/progress/").content.decode().split())
+    card = " ".join(learner_client.get("/phase/10/").content.decode().split())
+
+    assert "<td>50% (partial)</td>" in html
+    assert "Partial score: 50%" in card
+
+
 def test_learner_never_sees_another_learners_attempts(seeds_imported, learner_client, learner):
     other = UserFactory(username="bea")
     answer(other, "q-10-01", keys=["A"])
