@@ -288,6 +288,18 @@ def test_my_progress_draws_the_last_four_weeks_of_activity(seeds_imported, learn
     assert ": 2 answers, 1 right</title>" in html
 
 
+def test_the_activity_legend_agrees_in_number_in_spanish(seeds_imported, learner_client, learner):
+    answer(learner, "q-10-01", keys=["B"])
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+
+    html = " ".join(learner_client.get("/progress/").content.decode().split())
+
+    assert (
+        '<span class="key-right"></span> acertadas · <span class="key-total"></span> no acertadas'
+        in html
+    )
+
+
 @pytest.mark.parametrize("url", ["/", "/phase/10/", "/progress/", "/reviews/"])
 def test_learner_pages_show_no_template_syntax(seeds_imported, learner_client, url):
     html = learner_client.get(url).content.decode()
