@@ -39,9 +39,10 @@ class PhaseProgress:
 
     @property
     def status(self) -> str:
-        """ "done" (every question answered), "started" or "new"."""
+        """ "mastered" (every question answered, and right as it stands), "done" (every
+        question answered, some not right), "started" or "new"."""
         if self.total and self.answered == self.total:
-            return "done"
+            return "mastered" if self.correct == self.total else "done"
         return "started" if self.answered else "new"
 
 

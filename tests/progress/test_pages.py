@@ -583,3 +583,15 @@ def test_a_phase_page_of_untouched_forms_puts_its_cards_together(
     tokens = [form_token(html, f"q-10-0{n}") for n in range(1, 6)]
     assert len(set(tokens)) == 5 and all(tokens)
     assert len(set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html))) == 1
+
+
+@pytest.mark.parametrize(
+    ("answered", "correct", "status"),
+    [(0, 0, "new"), (1, 1, "started"), (3, 0, "done"), (3, 2, "done"), (3, 3, "mastered")],
+)
+def test_a_phase_all_answered_is_mastered_only_when_all_right(answered, correct, status):
+    from progress.selectors.overview import PhaseProgress
+
+    progress = PhaseProgress(phase=None, total=3, answered=answered, correct=correct)
+
+    assert progress.status == status
