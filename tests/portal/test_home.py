@@ -43,7 +43,7 @@ def test_home_with_95_phases_lists_each_on_one_line_in_fixed_queries(
     current = _current(html)
     assert "Phase 41: Generated</h2>" in current
     assert 'href="/phase/41/#q-41-00">Continue' in current
-    assert html.count("phase-row is-done") == 30
+    assert html.count("phase-row is-mastered") == 30  # every answer right
     assert html.count("phase-row is-started") == 2
     assert '<li class="phase-row is-started is-current">' in html
     assert "1 of 4 answered, 0 right" in html  # phase 42's line, for screen readers
