@@ -69,40 +69,36 @@ def _recount(*, phase_ids, learner_ids) -> int:
     return len(written)
 
 
+def _of_pairs(rows, pairs):
+    """Rows of any (learner, question) table narrowed to the learners and questions of
+    `pairs` (a superset of the pairs: callers keep only theirs); all of them for None."""
+    if pairs is None:
+        return rows
+    return rows.filter(
+        learner_id__in={learner for learner, _ in pairs},
+        question_id__in={question for _, question in pairs},
+    )
+
+
 def learner_question_rebuild(*, pairs=None) -> int:
     """Recompute standings from attempts and regrades: for the given (learner_id,
     question_id) pairs, or for everything. Returns how many standings were written."""
-    attempts = Attempt.objects.order_by("id").prefetch_related("regrades")
     if pairs is not None:
         pairs = set(pairs)
-        attempts = attempts.filter(
-            learner_id__in={p[0] for p in pairs}, question_id__in={p[1] for p in pairs}
-        )
+    attempts = _of_pairs(Attempt.objects.order_by("id").prefetch_related("regrades"), pairs)
     grouped: dict[tuple[int, int], list[Attempt]] = {}
     for attempt in attempts:
         key = (attempt.learner_id, attempt.question_id)
         if pairs is None or key in pairs:
             grouped.setdefault(key, []).append(attempt)
-
-    cards = ReviewCard.objects.all()
-    if pairs is not None:
-        cards = cards.filter(
-            learner_id__in={p[0] for p in pairs}, question_id__in={p[1] for p in pairs}
-        )
-    carded = set(cards.values_list("learner_id", "question_id"))
+    carded = set(
+        _of_pairs(ReviewCard.objects.all(), pairs).values_list("learner_id", "question_id")
+    )
     # How each standing stood before: only a verdict that turns wrong brings the
     # question back into the reviews, not one that was wrong already.
-    standings = LearnerQuestion.objects.all()
-    if pairs is not None:
-        standings = standings.filter(
-            learner_id__in={p[0] for p in pairs}, question_id__in={p[1] for p in pairs}
-        )
-    was_right = {
-        (learner, question): right
-        for learner, question, right in standings.values_list(
-            "learner_id", "question_id", "latest_correct"
-        )
-    }
+    standings = _of_pairs(LearnerQuestion.objects.all(), pairs)
+    rows = standings.values_list("learner_id", "question_id", "latest_correct")
+    was_right = {(learner, question): right for learner, question, right in rows}
 
     def effective(attempt: Attempt) -> tuple[bool, float]:
         verdict = attempt.verdict()
