@@ -180,6 +180,16 @@ def regrade_apply(*, plan: RegradePlan, by=None) -> int:
     return len(plan.changes)
 
 
+def _locked_verdict(attempt: Attempt):
+    """Inside a transaction: the attempt locked (overrides and confirms of one attempt
+    serialise, so "old" is the verdict each replaced and two clicks act once), its
+    verdict entries, the newest of them, and the verdict that stands."""
+    attempt = Attempt.objects.select_for_update().get(pk=attempt.pk)
+    entries = list(attempt.regrades.all())
+    newest = verdict_newest(entries)
+    return attempt, entries, newest, attempt.verdict_from(newest)
+
+
 def verdict_override(*, attempt: Attempt, correct: bool, reason: str, by, request=None) -> Regrade:
     """An instructor marks one attempt right or wrong, with a reason: a new Regrade row
     (the attempt stays as it is), audited, and the learner's standing follows it, all in
@@ -193,10 +203,7 @@ def verdict_override(*, attempt: Attempt, correct: bool, reason: str, by, reques
     if len(reason) > REASON_MAX:
         raise ValidationError(_("Keep the reason under %(n)d characters.") % {"n": REASON_MAX + 1})
     with transaction.atomic():
-        # Serialises overrides of one attempt, so "old" is the verdict each replaced.
-        attempt = Attempt.objects.select_for_update().get(pk=attempt.pk)
-        newest = verdict_newest(attempt.regrades.all())
-        verdict = attempt.verdict()
+        attempt, _entries, newest, verdict = _locked_verdict(attempt)
         entry = Regrade(
             attempt=attempt,
             kind=VerdictSource.OVERRIDE,
@@ -236,13 +243,9 @@ def verdict_confirm(*, attempt: Attempt, by, request=None) -> Regrade:
     is the same. Raises ValidationError when the verdict is not provisional (the grader
     was sure, or an instructor has already confirmed or overridden it)."""
     with transaction.atomic():
-        # Serialised with overrides of the same attempt, so two clicks confirm once.
-        attempt = Attempt.objects.select_for_update().get(pk=attempt.pk)
-        entries = list(attempt.regrades.all())
+        attempt, entries, newest, verdict = _locked_verdict(attempt)
         if not provisional_from(attempt, entries):
             raise ValidationError(_("This verdict is not waiting to be checked."))
-        newest = verdict_newest(entries)
-        verdict = attempt.verdict_from(newest)
         entry = Regrade(
             attempt=attempt,
             kind=VerdictSource.CONFIRM,
