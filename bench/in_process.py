@@ -2,7 +2,9 @@
 benches that call views through the test client (results, memory, page sizes) start
 here, and measure admin pages with `admin_page_measurer`."""
 
+import argparse
 import os
+import tempfile
 import time
 from pathlib import Path
 
@@ -24,6 +26,32 @@ def django_in_process(db_file: Path) -> None:
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
     }
     call_command("migrate", verbosity=0)
+
+
+def data_arguments(parser: argparse.ArgumentParser, *, attempts: int) -> None:
+    """The options of a bench over generated cohort data: how much, and where it lives."""
+    parser.add_argument("--learners", type=int, default=1000)
+    parser.add_argument("--attempts", type=int, default=attempts)
+    parser.add_argument(
+        "--reuse", type=Path, default=None, help="SQLite file to keep and reuse between runs."
+    )
+    parser.add_argument(
+        "--reuse-database",
+        action="store_true",
+        help="With DATABASE_URL: measure the data an earlier run left there, if any.",
+    )
+
+
+def data_workspace(args: argparse.Namespace, prefix: str) -> tuple[Path, bool, bool]:
+    """Set Django up on the bench's database (`--reuse`'s SQLite file, a fresh one, or
+    DATABASE_URL's): the work folder, whether a kept SQLite file is reused, and whether
+    the database is an external one."""
+    workdir = Path(tempfile.mkdtemp(prefix=prefix))
+    db_file = args.reuse or workdir / "bench.sqlite3"
+    reuse = args.reuse is not None and args.reuse.exists()
+    external = "DATABASE_URL" in os.environ
+    django_in_process(db_file)
+    return workdir, reuse, external
 
 
 def admin_page_measurer():

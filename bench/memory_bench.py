@@ -14,7 +14,6 @@ import json
 import os
 import random
 import sys
-import tempfile
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -22,28 +21,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.in_process import django_in_process  # noqa: E402
+from bench.in_process import data_arguments, data_workspace  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--learners", type=int, default=1000)
-    parser.add_argument("--attempts", type=int, default=1)
-    parser.add_argument(
-        "--reuse", type=Path, default=None, help="SQLite file to keep and reuse between runs."
-    )
-    parser.add_argument(
-        "--reuse-database",
-        action="store_true",
-        help="With DATABASE_URL: measure the data an earlier run left there, if any.",
-    )
+    data_arguments(parser, attempts=1)
     args = parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="memory-bench-"))
-    db_file = args.reuse or workdir / "bench.sqlite3"
-    reuse = args.reuse is not None and args.reuse.exists()
-    external = "DATABASE_URL" in os.environ
-    django_in_process(db_file)
+    workdir, reuse, external = data_workspace(args, "memory-bench-")
     from django.db import connection, transaction
 
     import bench.results_bench as results_bench
