@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 from portal.db import WriteOnce
 
 from .enums import QuestionKind
-from .grading import Grade, grade
+from .grading import Grade, grade, grading_prompt
 from .grading.numeric import NumericKey, numeric_key
 
 
@@ -223,4 +223,4 @@ class QuestionRevision(WriteOnce):
     def grading_prompt(self) -> str:
         """The prompt in every language, as the free-text grader takes it: words the
         question already uses never find a mention by themselves."""
-        return "\n".join(text for text in (self.prompt_en, self.prompt_es) if text)
+        return grading_prompt(self.prompt_texts)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
 import math
 import re
 from typing import Any
@@ -87,12 +86,6 @@ def _numeric_problems(question: LineDict, label: str, shown: str) -> list[Proble
     return problems
 
 
-def _grade_accepts_reject() -> bool:
-    # The matcher gains a `reject` argument in a parallel change; until it has one,
-    # examples are graded without rejected mentions.
-    return "reject" in inspect.signature(grading.grade).parameters
-
-
 def _shown(answer: str) -> str:
     answer = " ".join(answer.split())
     if len(answer) > EXAMPLE_SHOWN:
@@ -127,9 +120,8 @@ NUMBER_REFUSALS = {
 def example_problems(phase: PhaseDoc) -> list[Problem]:
     """Each example answer, graded as a learner's would be, gets the grade it states."""
     problems = []
-    with_reject = _grade_accepts_reject()
     for question in phase.questions:
-        extra = {"reject": question.reject} if with_reject else {}
+        extra = {"reject": question.reject, "prompt": grading.grading_prompt(question.prompt)}
         if question.numeric:
             extra = {"numeric": question.numeric}
         for number, example in enumerate(question.examples, start=1):

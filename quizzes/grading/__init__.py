@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from portal.languages import LANGUAGE_CODES
 from quizzes.enums import QuestionKind
 
 from .highlight import highlight_html
@@ -37,6 +38,7 @@ __all__ = [
     "grade_free",
     "grade_multi",
     "grade_single",
+    "grading_prompt",
     "highlight_html",
     "normalize",
     "number_read",
@@ -230,6 +232,12 @@ def _doubts(
         if len([m for m in found if not m.field]) < needed:
             doubts.append("field")
     return tuple(doubts)
+
+
+def grading_prompt(texts: Mapping[str, str]) -> str:
+    """A question's prompt in every language (`{"en": …, "es": …}`), as grade_free takes
+    it: the one way the importer's examples and a learner's answer see it."""
+    return "\n".join(texts[code] for code in LANGUAGE_CODES if texts.get(code))
 
 
 def grade(

@@ -249,3 +249,24 @@ def test_import_example_the_key_grades_otherwise_is_refused(write_quiz):
         'example 2 ("Nada de nada.") expected right, graded wrong'
     ]
     assert Question.objects.count() == 0
+
+
+def test_import_grades_examples_with_the_prompt_as_answers_are_graded(write_quiz):
+    # Found by its words ("identity", "shortcut") only when "shortcut" is not the
+    # prompt's: the importer must see the prompt as the answer page's grading does.
+    key = """\
+      - [identity path, residual shortcut]
+    examples:
+      - {answer: the identity is kept along a clean shortcut, right: true}
+"""
+    text = MINIMAL.replace("      - [identity, identidad]\n", key)
+    fine = write_quiz(text)
+    run_import(fine)  # no prompt: the example holds
+
+    echoed = text.replace(
+        "    title: {en: Say identity}\n",
+        "    title: {en: Say identity}\n    prompt: {en: Why does a shortcut help?}\n",
+    )
+    folder = write_quiz(echoed)
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("import_quizzes", str(folder), stdout=StringIO(), stderr=StringIO())
