@@ -44,7 +44,10 @@ def test_n_to_a_free_question_puts_the_cursor_in_its_text_box(page, site):
 
     page.keyboard.press("n")
     page.wait_for_url(re.compile(r"#q-10-03$"))
-    page.keyboard.type("identity")
+    # The draft it saves is awaited: a request still running at teardown would hold
+    # rows the test database's flush must lock (a deadlock on PostgreSQL).
+    with page.expect_response(re.compile(r"/draft/$")):
+        page.keyboard.type("identity")
 
     assert page.locator("#q-10-03 textarea").input_value() == "identity"
 
