@@ -41,7 +41,8 @@ from .models import Cohort
 from .scope import HiddenObjectAdminMixin
 from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts
 from .services import verdict_confirm, verdict_override
-from .to_check import to_check
+from .to_check import SHOWN as TO_CHECK_SHOWN
+from .to_check import to_check, to_check_count
 
 LEARNERS_PER_PAGE = 250
 
@@ -293,6 +294,7 @@ class CohortAdmin(
             **self._context(request, cohort, _("To check: %(cohort)s") % {"cohort": cohort.name}),
             "items": items,
             "total": total,
+            "shown": len(items),
             "can_override": self.has_override_permission(request),
         }
         return TemplateResponse(request, "admin/teaching/cohort/to_check.html", context)
@@ -317,12 +319,7 @@ class CohortAdmin(
             entry = verdict_confirm(attempt=attempt, by=request.user, request=request)
         except ValidationError as error:
             if request.htmx:
-                return TemplateResponse(
-                    request,
-                    "admin/teaching/cohort/to_check.html#row-done",
-                    {"attempt": attempt, "message": "; ".join(error.messages)},
-                    status=409,
-                )
+                return self._row_done(request, cohort, attempt, "; ".join(error.messages), 409)
             self.message_user(request, "; ".join(error.messages), messages.ERROR)
             return HttpResponseRedirect(back)
         message = _("Verdict on %(learner)s's answer at %(question)s confirmed: %(verdict)s.") % {
@@ -331,13 +328,20 @@ class CohortAdmin(
             "verdict": _("right") if entry.new_correct else _("wrong"),
         }
         if request.htmx:
-            return TemplateResponse(
-                request,
-                "admin/teaching/cohort/to_check.html#row-done",
-                {"attempt": attempt, "message": message},
-            )
+            return self._row_done(request, cohort, attempt, message)
         self.message_user(request, message, messages.SUCCESS)
         return HttpResponseRedirect(back)
+
+    def _row_done(self, request, cohort, attempt, message, status=200):
+        """A checked row saying what was done, and the list's count again (out of band)."""
+        total = to_check_count(cohort=cohort)
+        context = {"attempt": attempt, "message": message, "total": total}
+        return TemplateResponse(
+            request,
+            "admin/teaching/cohort/to_check.html#row-done",
+            {**context, "shown": min(total, TO_CHECK_SHOWN)},
+            status=status,
+        )
 
     def to_check_override_view(self, request, pk, attempt_id):
         """Override a provisional verdict from the to-check list, as on the drill-down."""

@@ -54,17 +54,28 @@ class ToCheck:
         return [doubt_words(code) for code in self.attempt.doubt_codes]
 
 
-def to_check(*, cohort: Cohort) -> tuple[list[ToCheck], int]:
-    """The cohort's provisional verdicts, newest first (at most SHOWN), and how many
-    there are in all. Three queries whatever their number: the count, the attempts
-    with their learner, question and revision, and their regrade entries."""
-    unsure = (
+def _unsure(cohort: Cohort):
+    """The cohort's learners' latest attempts the grader was unsure of, no person has
+    looked at yet."""
+    return (
         Attempt.objects.filter(learner_id__in=cohort_learner_ids(cohort))
         .exclude(doubts="")
         # The learner's latest answer at the question: an older doubt is moot.
         .filter(Exists(LearnerQuestion.objects.filter(latest_attempt=OuterRef("pk"))))
         .exclude(Exists(Regrade.objects.filter(attempt=OuterRef("pk"), kind__in=INSTRUCTOR_KINDS)))
     )
+
+
+def to_check_count(*, cohort: Cohort) -> int:
+    """How many verdicts of the cohort wait for an instructor: one query."""
+    return _unsure(cohort).count()
+
+
+def to_check(*, cohort: Cohort) -> tuple[list[ToCheck], int]:
+    """The cohort's provisional verdicts, newest first (at most SHOWN), and how many
+    there are in all. Three queries whatever their number: the count, the attempts
+    with their learner, question and revision, and their regrade entries."""
+    unsure = _unsure(cohort)
     total = unsure.count()
     if not total:
         return [], 0

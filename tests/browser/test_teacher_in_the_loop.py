@@ -26,6 +26,8 @@ WORDS = {
         "doubt": "right only through a word read as a typo",
         "confirm": "Confirm: right",
         "done": "Verdict on ana's answer at q-10-03 confirmed: right.",
+        "one": "1 verdict to check",
+        "none": "0 verdicts to check",
     },
     "es": {
         "answer": "Tu respuesta",
@@ -36,6 +38,8 @@ WORDS = {
         "doubt": "correcta solo gracias a una palabra leída como errata",
         "confirm": "Confirmar: correcta",
         "done": "Veredicto de la respuesta de ana a q-10-03 confirmado: correcta.",
+        "one": "1 veredicto por revisar",
+        "none": "0 veredictos por revisar",
     },
 }
 
@@ -80,8 +84,10 @@ def test_learner_sees_provisional_until_the_instructor_confirms(
     assert row.get_by_text(words["doubt"]).is_visible()
     assert row.locator("mark").inner_text() == "identty"
     axe_check(admin, f"to check {language}")
+    assert admin.locator("#to-check-count").inner_text() == words["one"]
     row.get_by_role("button", name=words["confirm"]).click()
     admin.get_by_role("status").filter(has_text=words["done"]).wait_for()
+    assert admin.locator("#to-check-count").inner_text() == words["none"]
     context.close()
 
     assert list(Regrade.objects.values_list("kind", "by__username")) == [("confirm", "teach")]

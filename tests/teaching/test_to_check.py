@@ -220,9 +220,12 @@ def test_to_check_of_another_cohort_is_404_and_superuser_sees_it(client, cohort,
     assert "zed" in as_superuser and "1 verdict to check" in as_superuser
 
 
-def test_confirm_with_htmx_answers_the_row(client, cohort, instructor):
+def test_confirm_with_htmx_answers_the_row_and_the_count(client, cohort, instructor):
     attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)
+    answer(learner_in(cohort, "bea"), "q-10-03", text=NEGATED)
     client.force_login(instructor)
+    page = " ".join(client.get(to_check_url(cohort)).content.decode().split())
+    assert '<p id="to-check-count">2 verdicts to check</p>' in page
 
     response = client.post(confirm_url(cohort, attempt), headers={"HX-Request": "true"})
 
@@ -232,7 +235,8 @@ def test_confirm_with_htmx_answers_the_row(client, cohort, instructor):
     assert html == (
         f'<tr id="check-{attempt.pk}" class="checked"><td>ana</td><td>q-10-03</td>'
         '<td colspan="4" role="status">Verdict on ana&#x27;s answer at q-10-03 confirmed: '
-        "right.</td></tr>"
+        "right.</td></tr> "
+        '<p id="to-check-count" data-hx-swap-oob="true">1 verdict to check</p>'
     )
     assert list(Regrade.objects.values_list("kind", "by__username")) == [("confirm", "teach")]
 
