@@ -179,8 +179,8 @@ def test_learner_drill_down_lists_every_attempt(client, instructor, cohort):
     )
 
     assert "2 attempts" in html
-    assert "<td>q-10-01</td> <td>r1</td> <td>B</td> <td>right</td>" in html
-    assert "<td>q-10-01</td> <td>r1</td> <td>A</td> <td>wrong</td>" in html
+    assert '<td>q-10-01</td> <td>r1</td> <td class="answer-cell">B</td> <td>right</td>' in html
+    assert '<td>q-10-01</td> <td>r1</td> <td class="answer-cell">A</td> <td>wrong</td>' in html
 
 
 def test_drill_down_of_a_non_member_is_404(client, instructor, cohort):

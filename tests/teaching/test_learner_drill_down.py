@@ -1,0 +1,42 @@
+"""The learner drill-down in the admin: a long free answer shows its start, the whole of
+it folded under a summary that says how long it is, in the viewer's language."""
+
+import pytest
+
+from teaching.models import Cohort
+from tests.factories import UserFactory, answer
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("language", "summary"),
+    [
+        ("en", "The whole answer (10000 characters)"),
+        ("es", "La respuesta entera (10000 caracteres)"),
+    ],
+)
+def test_a_long_free_answer_is_folded_after_its_start(
+    client, seeds_imported, instructor, language, summary
+):
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    text = "identity " + "x" * (10_000 - len("identity ") - 3) + "end"
+    answer(ana, "q-10-03", text=text)
+    short = answer(ana, "q-10-03", text="the identity path")
+    instructor.profile.language = language
+    instructor.profile.save()
+    client.force_login(instructor)
+
+    html = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/").content
+    html = html.decode()
+
+    start = html.index('<td class="answer-cell">identity x')
+    cell = html[start : html.index("</td>", start)]
+    assert cell.index("…") < cell.index("<details>")  # the start, cut, then the fold
+    assert len(cell[: cell.index("…")]) < 320
+    assert f"<summary>{summary}</summary>" in cell
+    assert cell.count("end") == 1 and "x" * 9000 in cell  # the whole, once, folded
+    assert f'<td class="answer-cell">{short.text}</td>' in html  # a short one stays whole
