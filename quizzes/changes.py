@@ -39,6 +39,38 @@ def _mentions(mentions: list[list[str]] | None) -> list[str]:
     return [" / ".join(map(str, alternatives)) for alternatives in mentions or ()]
 
 
+def _mention_changes(label: str, old: list[list] | None, new: list[list] | None) -> list[str]:
+    """How the mentions (lists of alternatives) changed: a mention that kept one of its
+    alternatives is the same mention, edited ("mention “identity”: alternatives added:
+    identité"); the others were added or removed whole. Each new mention is paired with
+    the unpaired old one it shares most alternatives with."""
+    old_sets = [[str(a) for a in m] for m in old or ()]
+    new_sets = [[str(a) for a in m] for m in new or ()]
+    paired: dict[int, int] = {}  # new index → old index
+    for n, alternatives in enumerate(new_sets):
+        shared = [
+            (len(set(alternatives) & set(o_alts)), -o)
+            for o, o_alts in enumerate(old_sets)
+            if o not in paired.values() and set(alternatives) & set(o_alts)
+        ]
+        if shared:
+            paired[n] = -max(shared)[1]
+    lines = []
+    for n, o in paired.items():
+        added = [a for a in new_sets[n] if a not in old_sets[o]]
+        removed = [a for a in old_sets[o] if a not in new_sets[n]]
+        edits = [f"alternatives added: {', '.join(added)}"] if added else []
+        edits += [f"alternatives removed: {', '.join(removed)}"] if removed else []
+        if edits:
+            lines.append(f"{label} “{old_sets[o][0]}”: " + "; ".join(edits))
+    lines += _listed(
+        f"{label}s",
+        [" / ".join(m) for o, m in enumerate(old_sets) if o not in paired.values()],
+        [" / ".join(m) for n, m in enumerate(new_sets) if n not in paired],
+    )
+    return lines
+
+
 def _listed(label: str, old: list[str], new: list[str]) -> list[str]:
     lines = []
     added = [m for m in new if m not in old]
@@ -80,12 +112,10 @@ def content_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     lines += _listed("options", old_keys, new_keys)
     if old_keys and new_keys and _correct(old["options"]) != _correct(new["options"]):
         lines.append(f"correct: {_correct(old['options'])} → {_correct(new['options'])}")
-    lines += _listed("mentions", _mentions(old["expected"]), _mentions(new["expected"]))
+    lines += _mention_changes("mention", old["expected"], new["expected"])
     if old.get("pass_mentions") != new.get("pass_mentions"):
         lines.append(f"pass_mentions: {old.get('pass_mentions')} → {new.get('pass_mentions')}")
-    lines += _listed(
-        "rejected mentions", _mentions(old.get("reject")), _mentions(new.get("reject"))
-    )
+    lines += _mention_changes("rejected mention", old.get("reject"), new.get("reject"))
     if _numeric(old) != _numeric(new):
         (answer, tolerance), (new_answer, new_tolerance) = _numeric(old), _numeric(new)
         lines.append(f"answer: {answer} ± {tolerance} → {new_answer} ± {new_tolerance}")

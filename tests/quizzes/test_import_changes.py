@@ -68,9 +68,18 @@ def options(*keys, correct):
             FREE,
             edited(FREE, expected=[["identity", "identidad", "identité"]], pass_mentions=None),
             [
-                "mentions added: identity / identidad / identité",
-                "mentions removed: identity / identidad; residual",
+                "mention “identity”: alternatives added: identité",
+                "mentions removed: residual",
                 "pass_mentions: 1 → None",
+            ],
+        ),
+        (
+            FREE,
+            edited(FREE, expected=[["residual", "skip"], ["identidad", "unit gain"], ["norm"]]),
+            [
+                "mention “residual”: alternatives added: skip",
+                "mention “identity”: alternatives added: unit gain; alternatives removed: identity",
+                "mentions added: norm",
             ],
         ),
         (
@@ -90,7 +99,17 @@ def options(*keys, correct):
             ],
         ),
     ],
-    ids=["correct", "options", "title", "spanish", "mentions", "reject", "examples", "kind"],
+    ids=[
+        "correct",
+        "options",
+        "title",
+        "spanish",
+        "mentions",
+        "alternatives",
+        "reject",
+        "examples",
+        "kind",
+    ],
 )
 def test_content_changes_describe_the_difference(old, new, lines):
     assert content_changes(old, new) == lines
