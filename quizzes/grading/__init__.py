@@ -20,9 +20,9 @@ from .text import normalize
 
 # Stored with each attempt: which matcher graded it. 4: the course's terms in the
 # vocabulary, Spanish forms without accents, British -ise, synonyms inside vocabulary
-# phrases, split phrasal verbs, "poorly"/"mal", keeping from read as lessening, a
-# formula's brackets (issue 20, second round); 3: polarity, contractions, formulas,
-# lemmas, antonyms, words of degree, fixed expressions, doubts (issue 20); 2: stems,
+# phrases, split phrasal verbs, "poorly"/"mal", keeping from and reducing read as
+# lessening, a formula's brackets (issue 20, second round); 3: polarity, contractions,
+# formulas, lemmas, antonyms, words of degree, fixed expressions, doubts (issue 20); 2: stems,
 # typos, windows, negation, vocabulary and reject mentions (issue 11); 1 was the
 # substring matcher.
 GRADER_VERSION = 4

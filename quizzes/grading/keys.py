@@ -199,6 +199,11 @@ def read_alternatives(
     kept = tuple(s for s in slots if not (s.plain and s.phrases[0][0] in negations))
     if kept and len(kept) < len(slots):
         return (Alternative(slots=kept, negative=True),)
+    if len(slots) > 1 and any(("reduce",) in s.phrases for s in slots):
+        # To reduce is to have less: "reduces overfitting" finds "less overfitting",
+        # "sobreajusta menos".
+        fewer = tuple(s for s in slots if ("reduce",) not in s.phrases)
+        return (Alternative(slots=slots), Alternative(slots=(LESS, *fewer)))
     rest = tuple(s for s in slots if not vocabulary.prevents(s.phrases))
     if rest and len(rest) < len(slots):
         alternatives = (Alternative(slots=slots), Alternative(slots=rest, negative=True))

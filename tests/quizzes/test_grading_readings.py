@@ -57,6 +57,20 @@ def test_preventing_verb_also_reads_as_negation_of_the_rest(answer, correct):
 
 
 @pytest.mark.parametrize(
+    ("answer", "correct"),
+    [
+        ("less overfitting", True),
+        ("sobreajusta menos", True),
+        ("it decreases overfitting", True),
+        ("more overfitting", False),
+        ("it doesn't reduce overfitting", False),
+    ],
+)
+def test_reducing_verb_also_reads_as_less_of_the_rest(answer, correct):
+    assert read([["reduces overfitting"]], answer)[0] is correct
+
+
+@pytest.mark.parametrize(
     ("expected", "answer"),
     [
         (["stability"], "instability"),
