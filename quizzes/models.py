@@ -221,6 +221,6 @@ class QuestionRevision(WriteOnce):
 
     @property
     def grading_prompt(self) -> str:
-        """The prompt in every language, as the free-text grader takes it: words the
-        question already uses never find a mention by themselves."""
-        return grading_prompt(self.prompt_texts)
+        """The title and prompt in every language, as the free-text grader takes them:
+        words the question already uses never find a mention by themselves."""
+        return grading_prompt(self.title_texts, self.prompt_texts)

@@ -234,10 +234,11 @@ def _doubts(
     return tuple(doubts)
 
 
-def grading_prompt(texts: Mapping[str, str]) -> str:
-    """A question's prompt in every language (`{"en": …, "es": …}`), as grade_free takes
-    it: the one way the importer's examples and a learner's answer see it."""
-    return "\n".join(texts[code] for code in LANGUAGE_CODES if texts.get(code))
+def grading_prompt(*texts: Mapping[str, str] | None) -> str:
+    """A question's title and prompt in every language (each `{"en": …, "es": …}`), as
+    grade_free takes them: the one way the importer's examples and a learner's answer
+    see them. The title counts: a question with no prompt asks in its title."""
+    return "\n".join(t[code] for t in texts if t for code in LANGUAGE_CODES if t.get(code))
 
 
 def grade(

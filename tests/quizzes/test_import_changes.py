@@ -278,14 +278,35 @@ def test_import_grades_examples_with_the_prompt_as_answers_are_graded(write_quiz
     examples:
       - {answer: the identity is kept along a clean shortcut, right: true}
 """
-    text = MINIMAL.replace("      - [identity, identidad]\n", key)
+    text = MINIMAL.replace("      - [identity, identidad]\n", key).replace(
+        "    title: {en: Say identity}\n", "    title: {en: Say it}\n"
+    )
     fine = write_quiz(text)
     run_import(fine)  # no prompt: the example holds
 
     echoed = text.replace(
-        "    title: {en: Say identity}\n",
-        "    title: {en: Say identity}\n    prompt: {en: Why does a shortcut help?}\n",
+        "    title: {en: Say it}\n",
+        "    title: {en: Say it}\n    prompt: {en: Why does a shortcut help?}\n",
     )
     folder = write_quiz(echoed)
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("import_quizzes", str(folder), stdout=StringIO(), stderr=StringIO())
+
+
+def test_import_grades_examples_with_the_title_when_the_question_asks_there(write_quiz):
+    # A question with no prompt asks in its title: its words, too, are the question's,
+    # so "shortcut" from the title finds nothing by itself.
+    key = """\
+      - [identity path, residual shortcut]
+    examples:
+      - {answer: the identity is kept along a clean shortcut, right: true}
+"""
+    text = MINIMAL.replace("      - [identity, identidad]\n", key)
+    folder = write_quiz(
+        text.replace(
+            "    title: {en: Say identity}\n", "    title: {en: Why does a shortcut help?}\n"
+        )
+    )
+
     with pytest.raises(CommandError, match="1 problem"):
         call_command("import_quizzes", str(folder), stdout=StringIO(), stderr=StringIO())
