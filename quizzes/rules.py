@@ -121,7 +121,10 @@ def example_problems(phase: PhaseDoc) -> list[Problem]:
     """Each example answer, graded as a learner's would be, gets the grade it states."""
     problems = []
     for question in phase.questions:
-        extra = {"reject": question.reject, "prompt": grading.grading_prompt(question.title, question.prompt)}
+        extra = {
+            "reject": question.reject,
+            "prompt": grading.grading_prompt(question.title, question.prompt),
+        }
         if question.numeric:
             extra = {"numeric": question.numeric}
         for number, example in enumerate(question.examples, start=1):

@@ -29,7 +29,7 @@ from .keys import (
     word_matches,
 )
 from .lexical_field import field_found, mention_fields
-from .text import Tokens, is_symbol, tokenize
+from .text import Tokens, is_number, is_symbol, tokenize
 
 __all__ = [
     "Alternative",
@@ -195,18 +195,43 @@ def _negated(reading: Reading, window: Sequence[Occurrence]) -> bool:
     return False
 
 
+# Words of comparison stand between a number and what it counts as ">" does: "z-score
+# above 3" is "z > 3", "z mayor que 3" too.
+COMPARING = frozenset(
+    {"above", "over", "exceeds", "beyond", "below", "under", "more", "greater", "higher"}
+    | {"less", "lower", "smaller", "encima", "debajo", "sobre", "supera", "mayor", "menor"}
+    | {"mas", "menos"}
+)
+
+
 def _bound_numbers(reading: Reading, slots: Sequence[Slot], window: list[Occurrence]) -> bool:
-    """A number stands right next to the word it counts (stop words aside), on
-    either side: "3σ", "z > 3", "three standard deviations"; so does a word of degree
-    ("less random", "menos aleatorio")."""
+    """A number stands right next to the word it counts (stop words and words of
+    comparison aside), on either side: "3σ", "z > 3", "z-score above 3", "three standard
+    deviations"; so does a word of degree ("less random", "menos aleatorio")."""
+    content, norms = reading.content_before, reading.tokens.norms
     for k, slot in enumerate(slots):
         if slot.number and len(slots) > 1:
             a, b = window[k], window[k + 1 if k + 1 < len(slots) else k - 1]
             left, right = (a, b) if a.first < b.first else (b, a)
-            gap = reading.content_before[right.first] - reading.content_before[left.last + 1]
-            if gap > 0:
+            gap = range(left.last + 1, right.first)
+            if content[right.first] - content[left.last + 1] > 0 and not (
+                # "z above 3": the counted word first, no number of its own before it
+                # ("2 sigma over 3 steps" is 2 sigma), only comparison words between.
+                right is window[k]
+                and not _number_before(reading, left.first)
+                and all(content[i + 1] == content[i] or norms[i] in COMPARING for i in gap)
+            ):
                 return False
     return True
+
+
+def _number_before(reading: Reading, i: int) -> bool:
+    """Whether the word before token `i`, stop words aside, is a number."""
+    content, norms = reading.content_before, reading.tokens.norms
+    i -= 1
+    while i >= 0 and content[i + 1] == content[i] and not is_number(norms[i]):
+        i -= 1
+    return i >= 0 and is_number(norms[i])
 
 
 def _windows(

@@ -298,6 +298,11 @@ def test_grade_free_negation_inside_a_mention():
         ("3.5 sigma", False),
         ("2 sigma over 3 steps", False),
         ("the standard deviation", False),
+        ("z-score above 3", True),
+        ("z score mayor que 3", True),
+        ("thrice the standard deviation above average", True),
+        ("z above 2, then 3 steps later", False),
+        ("3 steps above 2 sigma", False),
     ],
 )
 def test_grade_free_vocabulary_numbers_and_sigma(answer, correct):

@@ -253,7 +253,7 @@ def test_import_explain_prints_each_phrasing_as_read_and_writes_nothing(seed_dir
     lines = out.getvalue().splitlines()
     assert "q-19-02:" in lines
     sigma = "[σ / sigma / std / stdev / std dev / sd / …]"
-    assert f"    '3 sigma' → [3 / three / tres] + {sigma}" in lines
+    assert f"    '3 sigma' → [3 / three / tres / thrice] + {sigma}" in lines
     assert "q-10-01:" not in lines  # a choice question has no key to explain
     assert Question.objects.count() == 0
 
