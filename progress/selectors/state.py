@@ -9,7 +9,7 @@ from decimal import Decimal
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
-from quizzes.grading import highlight_html
+from quizzes.grading import highlight_html, mention_label
 from quizzes.models import Question, QuestionRevision
 
 from ..models import (
@@ -59,7 +59,8 @@ class MentionFeedback:
 
     @property
     def label(self) -> str:
-        return " / ".join(self.alternatives)
+        """The mention named in the active language (the page's): a few of its phrasings."""
+        return mention_label(self.alternatives, (translation.get_language() or "en").split("-")[0])
 
 
 def _runs(text: str, spans) -> list[tuple[int, int]]:

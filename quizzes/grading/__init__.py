@@ -16,7 +16,7 @@ from quizzes.enums import QuestionKind
 from .highlight import highlight_html
 from .matcher import find_mentions
 from .numeric import NumberRefused, number_read, numeric_key, numeric_right
-from .text import normalize
+from .text import normalize, phrase_language
 
 # Stored with each attempt: which matcher graded it. 4: the course's terms in the
 # vocabulary, Spanish forms without accents, British -ise, synonyms inside vocabulary
@@ -40,6 +40,7 @@ __all__ = [
     "grade_single",
     "grading_prompt",
     "highlight_html",
+    "mention_label",
     "normalize",
     "number_read",
     "numeric_key",
@@ -232,6 +233,19 @@ def _doubts(
         if len([m for m in found if not m.field]) < needed:
             doubts.append("field")
     return tuple(doubts)
+
+
+LABEL_PHRASINGS = 3  # a mention named in feedback by at most this many of its phrasings
+
+
+def mention_label(alternatives: Sequence[str], language: str) -> str:
+    """How feedback names a mention to a reader of `language`: its first phrasings written
+    in that language or in none ("3σ"), at most LABEL_PHRASINGS, then "…" if it has more;
+    its first phrasing when none is in that language. A key may list twenty ways of
+    saying one thing; the reader needs the idea, in their language."""
+    own = [a for a in map(str, alternatives) if phrase_language(a) in (language, None)]
+    shown = own[:LABEL_PHRASINGS] or [str(alternatives[0])]
+    return " / ".join(shown) + (" / …" if len(alternatives) > len(shown) else "")
 
 
 def grading_prompt(*texts: Mapping[str, str] | None) -> str:

@@ -18,9 +18,22 @@ _STEMMERS = {"en": Stemmer.Stemmer("english"), "es": Stemmer.Stemmer("spanish")}
 # (platformdirs; $XDG_CACHE_HOME/simplemma): the first process builds them once (~1.5 s),
 # every later one maps them in milliseconds instead of decoding ~0.8 s of dictionaries,
 # and each server process holds tries, not dicts. The lemmas are the same.
-_LEMMATIZER = Lemmatizer(
-    lemmatization_strategy=DefaultStrategy(dictionary_factory=TrieDictionaryFactory())
-)
+_DICTIONARIES = TrieDictionaryFactory()
+_LEMMATIZER = Lemmatizer(lemmatization_strategy=DefaultStrategy(dictionary_factory=_DICTIONARIES))
+_LETTERS = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=4096)
+def phrase_language(phrase: str) -> str | None:
+    """The language a key's phrasing is written in ("en" or "es"): the one whose
+    dictionary alone knows more of its words. None when that says nothing ("3σ",
+    "sigma", a word of both)."""
+    words = _LETTERS.findall(phrase.casefold())
+    en, es = (_DICTIONARIES.get_dictionary(code) for code in ("en", "es"))
+    only_en = sum(w in en and w not in es for w in words)
+    only_es = sum(w in es and w not in en for w in words)
+    return "en" if only_en > only_es else "es" if only_es > only_en else None
+
 
 # The mathematical symbols a formula is written with, each read as one word in its usual
 # spelling, so that "e^x", "e**x" and "e to the x" can meet in the vocabulary.
@@ -52,11 +65,12 @@ SYMBOLS = {
 # no word (they end a clause, see _CLAUSE_BREAK).
 _ARROWS = ("->", "=>")
 _WORD = re.compile(
-    r"\d+(?:[.,]\d+)?|(?:[Rr][Ee][-‐](?=[^\W\d_]{3}))?(?:[^\W\d_]|[\u0300-\u036f])+|->|=>|"
+    r"\d+(?:[.,]\d+)?|(?:(?:[Rr][Ee]|[Uu][Nn])[-‐](?=[^\W\d_]{3}))?(?:[^\W\d_]|[\u0300-\u036f])+|->|=>|"
     + "|".join(re.escape(symbol) for symbol in sorted(SYMBOLS, key=len, reverse=True))
 )
-# "re-" before a word is part of it ("re-compute" is "recompute", not "re" and
-# "compute"); the regex above keeps it, _word_parts drops the hyphen.
+# "re-" and "un-" before a word are part of it ("re-compute" is "recompute", not "re"
+# and "compute"; "un-normalised" is "unnormalised", not the Spanish article and
+# "normalised"); the regex above keeps them, _word_parts drops the hyphen.
 _HYPHENS = str.maketrans("", "", "-‐")
 # A superscript power is a power: "g²" reads as "g ^ 2", as "g^2" and "g**2" do.
 _SUPERSCRIPTS = str.maketrans({c: f"^{d}" for c, d in zip("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789", strict=True)})

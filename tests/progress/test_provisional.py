@@ -5,6 +5,7 @@ import pytest
 
 from teaching.services import verdict_confirm, verdict_override
 from tests.factories import UserFactory, answer
+from tests.seeds import replace_line
 
 pytestmark = pytest.mark.django_db
 
@@ -143,8 +144,9 @@ def test_a_mention_found_by_its_words_is_provisional_and_says_so(
     from django.core.management import call_command
 
     path = seeds_imported / "phase-10-init-norm-residuals.yaml"
-    text = path.read_text().replace(
-        "      - [identity, identidad, unit gain, ganancia unitaria]\n",
+    text = replace_line(
+        path.read_text("utf-8"),
+        "      - [identity, identidad, unit gain",
         "      - [identity path, residual shortcut, camino identidad, ganancia unitaria]\n",
     )
     path.write_text(text, "utf-8")

@@ -7,6 +7,7 @@ from django.core.management import call_command
 
 from progress.models import ReviewCard
 from tests.factories import answer
+from tests.seeds import replace_line
 
 pytestmark = pytest.mark.django_db
 
@@ -87,10 +88,10 @@ def test_free_feedback_after_a_key_regrade_reads_the_new_key(
     """The mention labels, statuses and counts all come from the key that graded it."""
     answer(learner, "q-10-03", text="the gradient has unit gain")
     path = seeds_imported / "phase-10-init-norm-residuals.yaml"
-    text = path.read_text("utf-8").replace(
-        "      - [identity, identidad, unit gain, ganancia unitaria]\n",
+    text = replace_line(
+        path.read_text("utf-8"),
+        "      - [identity, identidad, unit gain",
         "      - [identity, identidad]\n      - [warmup, calentamiento]\n",
-        1,
     )
     text = text.replace(
         '      - {answer: "el residual pasa el gradiente tal cual: ganancia unitaria", '
@@ -109,8 +110,8 @@ def test_free_feedback_after_a_key_regrade_reads_the_new_key(
     card = html[html.index('id="q-10-03"') : html.index('id="q-10-04"')]
 
     assert "Expected mentions (2 of 2 needed):" in card
-    assert "missed: identity / identidad" in card
-    assert "missed: warmup / calentamiento" in card
+    assert "missed: identity / …" in card  # its English phrasing: the page is in English
+    assert "missed: warmup / …" in card
 
 
 def test_a_card_seen_before_a_regrade_shows_the_new_key_after_it(seeds_imported, learner):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from quizzes.grading import grade_free
+from quizzes.grading import grade_free, mention_label
 from quizzes.grading.explain import key_explain
 from quizzes.grading.text import tokenize
 from quizzes.grading.vocabulary import vocabulary_parse
@@ -154,6 +154,18 @@ def test_blow_up_is_not_widened_to_big():
 
 def test_re_prefix_stays_on_its_word():
     assert read(["re-compute"], "you compute it once")[0] is False
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "correct"),
+    [
+        (["normalized"], "an un-normalised shortcut", False),  # not the article "un"
+        (["unnormalized"], "an un-normalised shortcut", True),
+        (["unnormalized"], "the branch is normalized", False),
+    ],
+)
+def test_un_prefix_stays_on_its_word(expected, answer, correct):
+    assert read(expected, answer)[0] is correct
 
 
 def test_explain_shows_negative_reading_and_warns():
@@ -334,3 +346,31 @@ def test_an_authors_word_met_by_a_group_through_its_stem_stays_in_the_key(langua
 )
 def test_a_denied_reason_and_nothing_to_do_with_negate(answer, status):
     assert read([["identity", "identidad"]], answer)[1] == status
+
+
+SPIKE = ["3σ", "3 sigma", "three sigma", "tres sigma", "tres desviaciones estándar"]
+
+
+@pytest.mark.parametrize(
+    ("alternatives", "language", "label"),
+    [
+        (
+            ["identity", "identidad", "unit gain", "ganancia unitaria"],
+            "en",
+            "identity / unit gain / …",
+        ),
+        (
+            ["identity", "identidad", "unit gain", "ganancia unitaria"],
+            "es",
+            "identidad / ganancia unitaria / …",
+        ),
+        (SPIKE, "en", "3σ / 3 sigma / three sigma / …"),  # "3σ", "3 sigma": no language
+        (SPIKE, "es", "3σ / 3 sigma / tres sigma / …"),
+        (["ganancia unitaria"], "en", "ganancia unitaria"),  # none in English: the first
+        (["row", "fila"], "es", "fila / …"),
+    ],
+)
+def test_feedback_names_a_mention_by_its_phrasings_in_the_readers_language(
+    alternatives, language, label
+):
+    assert mention_label(alternatives, language) == label

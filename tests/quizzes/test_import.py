@@ -48,7 +48,7 @@ def test_import_seed_free_questions_keep_their_expected_mentions(seed_dir):
     run_import(seed_dir)
 
     revision = Question.objects.get(code="q-10-03").current_revision
-    assert revision.expected == [["identity", "identidad", "unit gain", "ganancia unitaria"]]
+    assert revision.expected[0][:4] == ["identity", "identidad", "unit gain", "ganancia unitaria"]
     assert revision.pass_mentions is None
     assert len(revision.examples) == 4
     spike = Question.objects.get(code="q-19-02").current_revision

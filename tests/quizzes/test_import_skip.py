@@ -110,6 +110,6 @@ def test_import_id_clash_with_an_unchanged_file_is_located_in_both(seeds_importe
         call_command("import_quizzes", str(seeds_imported), stdout=StringIO(), stderr=err)
 
     assert err.getvalue().splitlines() == [
-        f"{seeds_imported / 'phase-19-training-dynamics.yaml'}:134: q-10-05: duplicate "
-        f"question id (first in {seeds_imported / 'phase-10-init-norm-residuals.yaml'}:148)"
+        f"{seeds_imported / 'phase-19-training-dynamics.yaml'}:136: q-10-05: duplicate "
+        f"question id (first in {seeds_imported / 'phase-10-init-norm-residuals.yaml'}:152)"
     ]

@@ -66,7 +66,7 @@ def test_export_mirrors_english_page(project):
     assert "- D. The learnable gain γ\n" in text
     assert (
         "Free response. Expected mentions (1 of 1 needed): identity (or “identidad”, "
-        "“unit gain”, “ganancia unitaria”)." in text
+        "“unit gain”, “ganancia unitaria”, “ganancia uno”," in text
     )
     assert "Wrong if it says: initialized to the identity (or “identity initialization”" in text
 

@@ -2,7 +2,7 @@
 and a dry run over the stored answers, worked out by hand on q-19-05.
 
 q-19-05 expects three mentions, two needed: [embedding row, embedding, fila de
-embedding], [large gradient, big gradient, huge gradient, …], [dominates, domina].
+embedding, …], [large gradient, big gradient, huge gradient, …], [dominates, domina, …].
 ana's "the embedding row takes over the norm" finds only the first. Her words no
 mention matched, without stop words, are "takes over norm". Added to mention 2 or 3,
 each makes her answer right. Over the stored answers:
@@ -72,8 +72,12 @@ def test_proposal_names_the_words_the_mentions_and_the_yaml(cohort):
         (2, "takes over norm", True),
         (3, "takes over norm", True),
     ]
-    assert proposal.changes[1].yaml_line_now == "- [dominates, domina]"
-    assert proposal.changes[1].yaml_line == "- [dominates, domina, takes over norm]"
+    now = (
+        "- [dominates, domina, most of the norm, almost all of the norm, nearly all of the "
+        "norm, whole norm, la mayor parte de la norma, casi toda la norma, toda la norma"
+    )
+    assert proposal.changes[1].yaml_line_now == now + "]"
+    assert proposal.changes[1].yaml_line == now + ", takes over norm]"
 
 
 def test_dry_run_counts_the_instructors_cohorts(cohort):
@@ -128,8 +132,9 @@ def test_key_change_page_shows_the_proposal(client, cohort, instructor):
 
     assert "<title>Key change for q-19-05 | " in html
     assert "Against the current key of q-19-05 (revision 1); the answer is in “English”." in html
-    assert '<code class="yaml-line">- [dominates, domina, takes over norm]</code>' in html
-    assert "<td>3: dominates / domina</td>" in html
+    assert '<code class="yaml-line">- [dominates, domina, most of the norm, ' in html
+    assert "casi toda la norma, toda la norma, takes over norm]</code>" in html
+    assert "<td>3: dominates / domina / most of the norm / " in html
     assert "Dry run over 4 stored answers to this question by the learners of your cohorts" in html
     assert "<td>2</td> <td>0</td>" in html
 

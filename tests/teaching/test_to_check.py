@@ -169,7 +169,8 @@ def test_to_check_page_shows_answer_marks_verdict_and_doubt(client, cohort, inst
     assert "1 verdict to check" in html
     assert "{#" not in html and "htmx posts Confirm" not in html  # comments stay comments
     assert "the residual keeps an <mark>identty</mark> path" in html
-    assert "found: identity / identidad / unit gain / ganancia unitaria" in html
+    # The mention named by its first English phrasings: the page is in English.
+    assert "found: identity / unit gain / gain of one / …" in html
     assert "(found despite a typo: “identty”)" in html
     assert "<strong>right</strong>" in html
     assert "<li>right only through a word read as a typo</li>" in html
@@ -187,6 +188,7 @@ def test_to_check_page_speaks_spanish(client, cohort, instructor):
     assert "1 veredicto por revisar" in html
     assert "<li>incorrecta solo porque una mención se leyó como negada</li>" in html
     assert "Confirmar: incorrecta" in html
+    assert "identidad / ganancia unitaria / ganancia uno / …" in html  # the key, in Spanish
     assert "Un LLM desde cero — administración" in html  # the admin's header too
     # The answer's moment in the viewer's zone, labelled (UTC without a zone set).
     assert re.search(r'<time datetime="[^"]+">[^<]+ UTC</time>', html)
