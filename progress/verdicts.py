@@ -38,6 +38,11 @@ class Verdict:
         return self.source == VerdictSource.CONFIRM
 
 
+def doubts_column(codes) -> str:
+    """A grading's doubt codes as `Attempt.doubts` stores them."""
+    return ",".join(codes)[:64]
+
+
 def provisional_from(attempt: Attempt, entries) -> bool:
     """`Attempt.provisional`, given the attempt's regrade entries (all of them): a
     regrade by a new key or matcher does not end it, only a person does."""

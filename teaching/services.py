@@ -15,6 +15,7 @@ from audit.services import audit_record
 from progress.enums import INSTRUCTOR_KINDS, VerdictSource
 from progress.models import Attempt, Regrade, provisional_from, verdict_newest
 from progress.services import grade_feedback, graded_text, learner_question_rebuild
+from progress.verdicts import doubts_column
 from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import QuestionRevision
@@ -174,6 +175,16 @@ def regrade_apply(*, plan: RegradePlan, by=None) -> int:
                 for change in plan.changes
             ]
         )
+        # The attempt's doubts are those of the grading its verdict now stands on: a new
+        # key that is sure of the answer ends the provisional mark (and its To check
+        # row); one unsure of it starts them. A person's entry still ends them.
+        by_doubts: dict[str, list[int]] = {}
+        for change in plan.changes:
+            doubts = doubts_column(change.result.doubts)
+            if doubts != change.attempt.doubts:
+                by_doubts.setdefault(doubts, []).append(change.attempt.pk)
+        for doubts, pks in by_doubts.items():
+            Attempt.objects.filter(pk__in=pks).update(doubts=doubts)
         learner_question_rebuild(
             pairs={(c.attempt.learner_id, c.attempt.question_id) for c in plan.changes}
         )

@@ -5,11 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
 
 from ..models import (
     Attempt,
+    LearnerQuestion,
     ReviewCard,
 )
 from ..reviews import day_start
@@ -18,8 +19,11 @@ HISTORY_LIMIT = 200
 
 
 def attempt_history(*, learner, limit: int = HISTORY_LIMIT) -> list[Attempt]:
+    """The learner's newest attempts; `is_latest` says which is their latest at its
+    question: only that one's verdict can still be checked by an instructor."""
     return list(
         Attempt.objects.for_learner(learner)
+        .annotate(is_latest=Exists(LearnerQuestion.objects.filter(latest_attempt=OuterRef("pk"))))
         .select_related("question", "revision", "question__phase")
         .prefetch_related("regrades")
         .order_by("-created_at", "-id")[:limit]

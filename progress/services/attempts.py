@@ -10,6 +10,7 @@ from quizzes.models import QuestionRevision
 
 from ..models import Attempt, Draft
 from ..reviews import review_card_feed
+from ..verdicts import doubts_column
 from .standings import standing_add
 
 # The learner's drafts of a question go once an answer is stored (`portal.sql`).
@@ -93,7 +94,7 @@ def attempt_store(
         pattern=answer_pattern(answer, result),
         language=language,
         grader_version=GRADER_VERSION,
-        doubts=",".join(result.doubts)[:64],
+        doubts=doubts_column(result.doubts),
     )
     try:
         with transaction.atomic(using=router.db_for_write(Attempt)):

@@ -159,3 +159,52 @@ def test_a_mention_found_by_its_words_is_provisional_and_says_so(
     phase = card(learner_client.get("/phase/10/").content.decode())
     assert "(found by its words, not as written in the key)" in phase
     assert NOTE in phase
+
+
+def test_only_the_latest_answer_at_a_question_shows_as_provisional_in_the_history(
+    seeds_imported, learner, learner_client
+):
+    """Only a learner's latest answer at a question reaches the instructor's To check:
+    an earlier unsure verdict will never be checked, so it is not called provisional."""
+    answer(learner, "q-10-03", text=NEGATED)
+    answer(learner, "q-10-03", text=TYPO)
+
+    progress = " ".join(learner_client.get("/progress/").content.decode().split())
+
+    assert progress.count("(provisional)") == 1
+    assert "Right (provisional)" in progress
+    assert "Not quite (provisional)" not in progress
+
+
+def test_a_regrade_by_a_sure_key_ends_the_provisional_mark_and_its_check(
+    seeds_imported, learner, learner_client
+):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from teaching.to_check import to_check_count
+    from tests.teaching.test_to_check import Cohort
+
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.learners.add(learner)
+    attempt = answer(learner, "q-10-03", text="it is not the identity, it passes unaltered")
+    assert (attempt.correct, attempt.doubts) == (False, "negation")
+    assert to_check_count(cohort=cohort) == 1
+    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    path.write_text(
+        replace_line(
+            path.read_text("utf-8"),
+            "      - [identity, identidad, unit gain",
+            "      - [identity, identidad, unit gain, ganancia unitaria, unaltered]\n",
+        ),
+        "utf-8",
+    )
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+    call_command("regrade", "q-10-03", stdout=StringIO())
+
+    attempt.refresh_from_db()
+    progress = " ".join(learner_client.get("/progress/").content.decode().split())
+    assert attempt.doubts == ""
+    assert "Right (regraded)" in progress and "provisional" not in progress
+    assert to_check_count(cohort=cohort) == 0
