@@ -6,6 +6,7 @@ import csv
 import itertools
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.db.models import Count
@@ -40,9 +41,9 @@ from .memory_admin import CohortMemoryAdminMixin
 from .models import Cohort
 from .scope import HiddenObjectAdminMixin
 from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts
-from .services import verdict_confirm, verdict_override
-from .to_check import SHOWN as TO_CHECK_SHOWN
-from .to_check import to_check, to_check_count
+from .services import verdict_override
+from .to_check import to_check_counted
+from .to_check_admin import CohortToCheckAdminMixin
 
 LEARNERS_PER_PAGE = 250
 
@@ -64,18 +65,41 @@ def phase_from_query(value: str | None) -> Phase | None:
 
 @admin.register(Cohort)
 class CohortAdmin(
-    CohortMemoryAdminMixin, ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
+    CohortToCheckAdminMixin,
+    CohortMemoryAdminMixin,
+    ChangelistInputMixin,
+    HiddenObjectAdminMixin,
+    admin.ModelAdmin,
 ):
-    list_display = ["name", "learner_count", "created_at", "results_link", "memory_link"]
+    list_display = [
+        "name",
+        "learner_count",
+        "created_at",
+        "results_link",
+        "to_check_link",
+        "memory_link",
+    ]
     search_fields = ["name"]
     filter_horizontal = ["learners", "instructors"]
 
     def get_queryset(self, request):
         return (
             Cohort.objects.taught_by(request.user)
-            .annotate(n_learners=Count("learners", distinct=True))
+            .annotate(n_learners=Count("learners", distinct=True), n_to_check=to_check_counted())
             .order_by("name")
         )
+
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        # An instructor works in the admin: only staff accounts can be one (a learner
+        # picked by mistake would see nothing and stay invisible as a learner).
+        if db_field.name == "instructors":
+            kwargs["queryset"] = get_user_model().objects.filter(is_staff=True)
+        return super().formfield_for_manytomany(db_field, request, **kwargs)
+
+    @admin.display(description=_("to check"), ordering="n_to_check")
+    def to_check_link(self, cohort):
+        url = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
+        return format_html('<a href="{}">{} ({})</a>', url, _("To check"), cohort.n_to_check)
 
     @admin.display(description=_("learners"), ordering="n_learners")
     def learner_count(self, cohort):
@@ -110,17 +134,6 @@ class CohortAdmin(
                 view(self.override_view),
                 name="teaching_cohort_override",
             ),
-            path("<int:pk>/to-check/", view(self.to_check_view), name="teaching_cohort_to_check"),
-            path(
-                "<int:pk>/to-check/<int:attempt_id>/confirm/",
-                view(self.confirm_view),
-                name="teaching_cohort_confirm",
-            ),
-            path(
-                "<int:pk>/to-check/<int:attempt_id>/override/",
-                view(self.to_check_override_view),
-                name="teaching_cohort_to_check_override",
-            ),
             path(
                 "<int:pk>/results/attempt/<int:attempt_id>/key-change/",
                 view(self.key_change_view),
@@ -131,6 +144,7 @@ class CohortAdmin(
                 view(self.export_view),
                 name="teaching_cohort_export",
             ),
+            *self.to_check_urls(),
             *self.memory_urls(),
             *super().get_urls(),
         ]
@@ -285,71 +299,6 @@ class CohortAdmin(
             pk=attempt_id,
             learner_id__in=cohort_learner_ids(cohort),
         )
-
-    def to_check_view(self, request, pk):
-        """The cohort's verdicts the grader was unsure of, waiting for an instructor."""
-        cohort = self._cohort(request, pk)
-        items, total = to_check(cohort=cohort)
-        context = {
-            **self._context(request, cohort, _("To check: %(cohort)s") % {"cohort": cohort.name}),
-            "items": items,
-            "total": total,
-            "shown": len(items),
-            "can_override": self.has_override_permission(request),
-        }
-        return TemplateResponse(request, "admin/teaching/cohort/to_check.html", context)
-
-    def _checkable(self, request, pk, attempt_id) -> tuple[Cohort, Attempt]:
-        """The cohort and one of its learners' attempts, for an instructor who may
-        override verdicts: another cohort's attempt is a 404, whatever the method."""
-        cohort = self._cohort(request, pk)
-        attempt = self._cohort_attempt(request, cohort, attempt_id)
-        if not self.has_override_permission(request):
-            raise PermissionDenied
-        return cohort, attempt
-
-    def confirm_view(self, request, pk, attempt_id):
-        """Let a provisional verdict stand. With htmx, the row answers with what was
-        done; without, the list again with a message."""
-        cohort, attempt = self._checkable(request, pk, attempt_id)
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
-        try:
-            entry = verdict_confirm(attempt=attempt, by=request.user, request=request)
-        except ValidationError as error:
-            if request.htmx:
-                return self._row_done(request, cohort, attempt, "; ".join(error.messages), 409)
-            self.message_user(request, "; ".join(error.messages), messages.ERROR)
-            return HttpResponseRedirect(back)
-        message = _("Verdict on %(learner)s's answer at %(question)s confirmed: %(verdict)s.") % {
-            "learner": attempt.learner.get_username(),
-            "question": attempt.question.code,
-            "verdict": _("right") if entry.new_correct else _("wrong"),
-        }
-        if request.htmx:
-            return self._row_done(request, cohort, attempt, message)
-        self.message_user(request, message, messages.SUCCESS)
-        return HttpResponseRedirect(back)
-
-    def _row_done(self, request, cohort, attempt, message, status=200):
-        """A checked row saying what was done, and the list's count again (out of band)."""
-        total = to_check_count(cohort=cohort)
-        context = {"attempt": attempt, "message": message, "total": total}
-        return TemplateResponse(
-            request,
-            "admin/teaching/cohort/to_check.html#row-done",
-            {**context, "shown": min(total, TO_CHECK_SHOWN)},
-            status=status,
-        )
-
-    def to_check_override_view(self, request, pk, attempt_id):
-        """Override a provisional verdict from the to-check list, as on the drill-down."""
-        cohort, attempt = self._checkable(request, pk, attempt_id)
-        if request.method != "POST":
-            return HttpResponseNotAllowed(["POST"])
-        back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
-        return self._override(request, cohort, attempt, back=back)
 
     def key_change_view(self, request, pk, attempt_id):
         """The key change a free answer suggests, with its dry run over the stored

@@ -15,5 +15,6 @@ class VerdictOverrideForm(forms.Form):
         widget=forms.RadioSelect,
     )
     reason = forms.CharField(
-        label=_("Reason"), max_length=Regrade._meta.get_field("reason").max_length
+        label=_("Reason (shown to the learner)"),
+        max_length=Regrade._meta.get_field("reason").max_length,
     )

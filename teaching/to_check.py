@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.db.models import Exists, OuterRef, Prefetch
+from django.db.models import Count, Exists, OuterRef, Prefetch, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
@@ -54,21 +55,36 @@ class ToCheck:
         return [doubt_words(code) for code in self.attempt.doubt_codes]
 
 
-def _unsure(cohort: Cohort):
-    """The cohort's learners' latest attempts the grader was unsure of, no person has
-    looked at yet."""
+def _waiting():
+    """Latest attempts the grader was unsure of, no person has looked at yet."""
     return (
-        Attempt.objects.filter(learner_id__in=cohort_learner_ids(cohort))
-        .exclude(doubts="")
+        Attempt.objects.exclude(doubts="")
         # The learner's latest answer at the question: an older doubt is moot.
         .filter(Exists(LearnerQuestion.objects.filter(latest_attempt=OuterRef("pk"))))
         .exclude(Exists(Regrade.objects.filter(attempt=OuterRef("pk"), kind__in=INSTRUCTOR_KINDS)))
     )
 
 
+def _unsure(cohort: Cohort):
+    """The cohort's learners' verdicts waiting for an instructor."""
+    return _waiting().filter(learner_id__in=cohort_learner_ids(cohort))
+
+
 def to_check_count(*, cohort: Cohort) -> int:
     """How many verdicts of the cohort wait for an instructor: one query."""
     return _unsure(cohort).count()
+
+
+def to_check_counted():
+    """An expression for a cohort queryset's `annotate`: how many of the cohort's
+    verdicts wait for an instructor (a subquery per row, by the unsure attempts' index)."""
+    waiting = _waiting().filter(
+        learner_id__in=Cohort.learners.through.objects.filter(
+            cohort=OuterRef(OuterRef("pk")), user__is_staff=False
+        ).values("user_id")
+    )
+    counted = waiting.order_by().annotate(one=Value(1)).values("one").annotate(n=Count("pk"))
+    return Coalesce(Subquery(counted.values("n")), 0)
 
 
 def to_check(*, cohort: Cohort) -> tuple[list[ToCheck], int]:

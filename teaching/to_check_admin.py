@@ -1,0 +1,102 @@
+"""The cohort's To check list, and Confirm and Override from it, as views of the cohort
+admin (a mixin), scoped like the results: another instructor's cohort is a 404."""
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpResponseNotAllowed, HttpResponseRedirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.translation import gettext_lazy as _
+
+from progress.models import Attempt
+
+from .models import Cohort
+from .services import verdict_confirm
+from .to_check import SHOWN, to_check, to_check_count
+
+
+class CohortToCheckAdminMixin:
+    """Adds `<pk>/to-check/` and its confirm and override actions to the cohort admin;
+    the admin provides `_cohort()` (the scoping), `_cohort_attempt()`, `_context()`,
+    `_override()` and `has_override_permission()`."""
+
+    def to_check_urls(self) -> list:
+        view = self.admin_site.admin_view
+        return [
+            path("<int:pk>/to-check/", view(self.to_check_view), name="teaching_cohort_to_check"),
+            path(
+                "<int:pk>/to-check/<int:attempt_id>/confirm/",
+                view(self.confirm_view),
+                name="teaching_cohort_confirm",
+            ),
+            path(
+                "<int:pk>/to-check/<int:attempt_id>/override/",
+                view(self.to_check_override_view),
+                name="teaching_cohort_to_check_override",
+            ),
+        ]
+
+    def to_check_view(self, request, pk):
+        """The cohort's verdicts the grader was unsure of, waiting for an instructor."""
+        cohort = self._cohort(request, pk)
+        items, total = to_check(cohort=cohort)
+        context = {
+            **self._context(request, cohort, _("To check: %(cohort)s") % {"cohort": cohort.name}),
+            "items": items,
+            "total": total,
+            "shown": len(items),
+            "can_override": self.has_override_permission(request),
+        }
+        return TemplateResponse(request, "admin/teaching/cohort/to_check.html", context)
+
+    def _checkable(self, request, pk, attempt_id) -> tuple[Cohort, Attempt]:
+        """The cohort and one of its learners' attempts, for an instructor who may
+        override verdicts: another cohort's attempt is a 404, whatever the method."""
+        cohort = self._cohort(request, pk)
+        attempt = self._cohort_attempt(request, cohort, attempt_id)
+        if not self.has_override_permission(request):
+            raise PermissionDenied
+        return cohort, attempt
+
+    def confirm_view(self, request, pk, attempt_id):
+        """Let a provisional verdict stand. With htmx, the row answers with what was
+        done; without, the list again with a message."""
+        cohort, attempt = self._checkable(request, pk, attempt_id)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
+        try:
+            entry = verdict_confirm(attempt=attempt, by=request.user, request=request)
+        except ValidationError as error:
+            if request.htmx:
+                return self._row_done(request, cohort, attempt, "; ".join(error.messages), 409)
+            self.message_user(request, "; ".join(error.messages), messages.ERROR)
+            return HttpResponseRedirect(back)
+        message = _("Verdict on %(learner)s's answer at %(question)s confirmed: %(verdict)s.") % {
+            "learner": attempt.learner.get_username(),
+            "question": attempt.question.code,
+            "verdict": _("right") if entry.new_correct else _("wrong"),
+        }
+        if request.htmx:
+            return self._row_done(request, cohort, attempt, message)
+        self.message_user(request, message, messages.SUCCESS)
+        return HttpResponseRedirect(back)
+
+    def _row_done(self, request, cohort, attempt, message, status=200):
+        """A checked row saying what was done, and the list's count again (out of band)."""
+        total = to_check_count(cohort=cohort)
+        context = {"attempt": attempt, "message": message, "total": total}
+        return TemplateResponse(
+            request,
+            "admin/teaching/cohort/to_check.html#row-done",
+            {**context, "shown": min(total, SHOWN)},
+            status=status,
+        )
+
+    def to_check_override_view(self, request, pk, attempt_id):
+        """Override a provisional verdict from the to-check list, as on the drill-down."""
+        cohort, attempt = self._checkable(request, pk, attempt_id)
+        if request.method != "POST":
+            return HttpResponseNotAllowed(["POST"])
+        back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
+        return self._override(request, cohort, attempt, back=back)

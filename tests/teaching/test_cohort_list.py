@@ -1,0 +1,59 @@
+"""The instructor's list of cohorts: how many verdicts wait in each, and who can be made
+an instructor."""
+
+import re
+
+import pytest
+
+from teaching.models import Cohort
+from teaching.services import verdict_confirm
+from tests.factories import UserFactory, answer
+
+pytestmark = pytest.mark.django_db
+
+TYPO = "the residual keeps an identty path"  # right only through a typo: unsure
+SURE = "keeps the identity path"
+
+
+def counts(html: str) -> dict[str, str]:
+    """Cohort name → the To check cell's text, from the changelist."""
+    rows = re.findall(r'<tr>.*?<a href="[^"]+/change/">([^<]+)</a>.*?</tr>', html, re.S)
+    cells = re.findall(r'/to-check/">To check \((\d+)\)</a>', html)
+    return dict(zip(rows, cells, strict=True))
+
+
+def test_the_cohort_list_counts_the_verdicts_waiting_in_each(client, seeds_imported, instructor):
+    spring, autumn = Cohort.objects.create(name="Spring"), Cohort.objects.create(name="Autumn")
+    spring.instructors.add(instructor)
+    autumn.instructors.add(instructor)
+    ana, bea, cy = (UserFactory(username=n) for n in ("ana", "bea", "cy"))
+    staff = UserFactory(username="tries", is_staff=True)
+    spring.learners.add(ana, bea, staff)
+    autumn.learners.add(cy, ana)  # ana is in both
+    answer(ana, "q-10-03", text=TYPO)  # waiting, in both cohorts
+    answer(bea, "q-10-03", text=TYPO)
+    answer(bea, "q-10-03", text=SURE)  # bea's latest is sure: her doubt is moot
+    checked = answer(cy, "q-10-03", text=TYPO)
+    verdict_confirm(attempt=checked, by=instructor)  # checked already
+    answer(staff, "q-10-03", text=TYPO)  # staff are left out
+    client.force_login(instructor)
+
+    html = client.get("/admin/teaching/cohort/").content.decode()
+
+    assert counts(html) == {"Autumn": "1", "Spring": "1"}
+
+
+def test_only_staff_accounts_can_be_made_instructors(client, seeds_imported, instructor):
+    UserFactory(username="learner-ana")
+    UserFactory(username="staff-bo", is_staff=True)
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+
+    html = client.get(f"/admin/teaching/cohort/{cohort.pk}/change/").content.decode()
+
+    instructors = html[
+        html.index('name="instructors"') : html.index("</select>", html.index('name="instructors"'))
+    ]
+    assert "staff-bo" in instructors and "teach" in instructors
+    assert "learner-ana" not in instructors
