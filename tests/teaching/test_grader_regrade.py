@@ -105,7 +105,7 @@ def test_grader_regrade_admin_action_confirms_then_records(client, old_grades):
 
     confirm_html = " ".join(confirm.content.decode().split())
     assert f"graded again with the current one (grader {GRADER_VERSION})" in confirm_html
-    assert "1 attempt(s) go from wrong to right" in confirm_html
+    assert "1 attempt goes from wrong to right" in confirm_html
     assert '<input type="hidden" name="action" value="regrade_grader">' in confirm_html
     assert "1 regrade entries recorded (1 now right, 0 now wrong)." in done.content.decode()
     assert list(Regrade.objects.values_list("reason", "by__username")) == [
@@ -129,5 +129,5 @@ def test_grader_regrade_admin_action_leaves_cohorts_not_taught_alone(client, old
 
     confirm_html = " ".join(confirm.content.decode().split())
     assert "It touches only the learners of the cohorts you teach: A (1 learner)." in confirm_html
-    assert "0 attempt(s) change in all" in confirm_html
+    assert "0 attempts change in all" in confirm_html
     assert Regrade.objects.count() == 0

@@ -146,6 +146,24 @@ def test_standings_rebuild_matches_what_was_kept(edited):
     )
 
 
+def test_regrade_plan_counts_agree_in_number_in_spanish(client, edited):
+    instructor = UserFactory(username="teach", is_staff=True, profile="es")
+    instructor.groups.add(Group.objects.get(name="Instructors"))
+    CohortFactory(name="A", learners=[edited["ana"], edited["bea"]], instructors=[instructor])
+    client.force_login(instructor)
+    question = Question.objects.get(code="q-10-01")
+
+    confirm = client.post(
+        "/admin/quizzes/question/", {"action": "regrade", "_selected_action": [question.pk]}
+    )
+
+    html = " ".join(confirm.content.decode().split())
+    assert "1 intento pasa de incorrecto a correcto" in html
+    assert "2 intentos cambian en total" in html
+    assert "0 intentos mantienen su calificación" in html
+    assert "(s)" not in html
+
+
 def test_regrade_admin_action_confirms_then_records(client, edited):
     instructor = UserFactory(username="teach", is_staff=True)
     instructor.groups.add(Group.objects.get(name="Instructors"))
@@ -158,8 +176,8 @@ def test_regrade_admin_action_confirms_then_records(client, edited):
     done = client.post("/admin/quizzes/question/", data | {"confirm": "yes"}, follow=True)
 
     confirm_html = " ".join(confirm.content.decode().split())
-    assert "1 attempt(s) go from wrong to right" in confirm_html
-    assert "1 attempt(s) go from right to wrong" in confirm_html
+    assert "1 attempt goes from wrong to right" in confirm_html
+    assert "1 attempt goes from right to wrong" in confirm_html
     assert "2 regrade entries recorded (1 now right, 1 now wrong)." in done.content.decode()
     assert set(Regrade.objects.values_list("by__username", flat=True)) == {"teach"}
 
@@ -278,8 +296,8 @@ def test_regrade_action_of_an_instructor_writes_only_their_cohorts(client, two_c
 
     confirm_html = " ".join(confirm.content.decode().split())
     assert "It touches only the learners of the cohorts you teach: A (1 learner)." in confirm_html
-    assert "0 attempt(s) go from wrong to right" in confirm_html
-    assert "1 attempt(s) go from right to wrong" in confirm_html
+    assert "0 attempts go from wrong to right" in confirm_html
+    assert "1 attempt goes from right to wrong" in confirm_html
     assert "1 regrade entries recorded (0 now right, 1 now wrong)." in done.content.decode()
     assert list(Regrade.objects.values_list("attempt__learner__username", "by__username")) == [
         ("ana", "teach")
