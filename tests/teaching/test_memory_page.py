@@ -172,6 +172,7 @@ def test_memory_page_in_spanish(client, instructor, world):
         "q-10-02: no vista",
         "Repasos en los próximos 7 días",
         "El mapa de calor como tabla",
+        "Una respuesta incorrecta también es un repaso",
     ):
         assert spanish in html, spanish
     assert "Heat map" not in html and "not seen" not in html
