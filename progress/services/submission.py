@@ -22,6 +22,7 @@ from .attempts import attempt_store
 from .drafts import draft_save
 
 MAX_ANSWER_CHARS = 10_000
+MAX_KEPT_CHARS = 5 * MAX_ANSWER_CHARS  # what a refused or unsent answer keeps of its text
 MAX_CHOICES = 26  # option keys are letters
 MAX_KEY_CHARS = 8
 
@@ -88,10 +89,12 @@ class KeptWhileLoggedOut:
 
 
 def answer_raw(post) -> dict:
-    """What the learner sent, unchecked but bounded, for keeping as a draft."""
+    """What the learner sent, unchecked but bounded, for keeping as a draft. A text over
+    the answer's limit is kept whole up to MAX_KEPT_CHARS, so the refusal that says it is
+    too long gives it back to be cut by its writer, not by us."""
     return {
         "keys": [key[:MAX_KEY_CHARS] for key in post.getlist("choice")[:MAX_CHOICES]],
-        "text": post.get("text", "")[:MAX_ANSWER_CHARS].replace("\x00", ""),
+        "text": post.get("text", "")[:MAX_KEPT_CHARS].replace("\x00", ""),
     }
 
 

@@ -43,6 +43,19 @@ def test_answer_invalid_keeps_what_the_learner_typed(seeds_imported, post_answer
     assert 'value="A" id="q-10-01-A" checked' in response.content.decode()
 
 
+def test_an_answer_too_long_comes_back_whole_to_be_shortened(seeds_imported, post_answer):
+    text = "identity " + "y" * 12_000 + " the end"
+
+    response = post_answer("q-10-03", text=text)
+
+    html = response.content.decode()
+    assert response.status_code == 422
+    assert f">{text}</textarea>" in html  # not cut at the limit: the learner cuts it
+    assert "maxlength" not in html  # no browser cuts a paste either
+    assert "At most 10,000 characters." in html
+    assert Attempt.objects.count() == 0
+
+
 def test_answer_with_forged_token_is_refused(seeds_imported, post_answer):
     response = post_answer("q-10-01", choice=["B"], token="forged:token")
 
