@@ -6,6 +6,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from portal.templatetags.when import moment_text
+
 from .enums import Language
 from .time_zones import time_zone_validate
 
@@ -65,7 +67,7 @@ class SetupLink(OneTimeLink):
         verbose_name_plural = _("setup links")
 
     def __str__(self) -> str:
-        return f"setup link {self.created_at:%Y-%m-%d %H:%M}"
+        return f"setup link {moment_text(self.created_at)}"  # in the viewer's zone
 
 
 class Invite(OneTimeLink):
@@ -110,7 +112,7 @@ class Invite(OneTimeLink):
         ]
 
     def __str__(self) -> str:
-        return self.note or f"invite {self.created_at:%Y-%m-%d %H:%M}"
+        return self.note or f"invite {moment_text(self.created_at)}"  # in the viewer's zone
 
 
 class LoginThrottle(models.Model):

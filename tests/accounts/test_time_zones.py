@@ -55,3 +55,22 @@ def test_a_percent_encoded_zone_cookie_is_read(seeds_imported, learner_client, l
     learner_client.cookies["tz"] = "Asia%2FTokyo"  # what tz.js used to write
 
     assert _history_time(learner_client).endswith(" JST")
+
+
+def test_the_admin_names_its_time_zone_and_invites_are_named_in_it(client):
+    from datetime import UTC, datetime
+
+    import time_machine
+
+    from accounts.services import invite_create
+    from tests.factories import UserFactory
+
+    admin = UserFactory(username="root", is_staff=True, is_superuser=True)
+    Profile.objects.filter(user=admin).update(time_zone="Asia/Tokyo")
+    with time_machine.travel(datetime(2027, 1, 5, 23, 30, tzinfo=UTC), tick=False):
+        invite_create()
+        client.force_login(admin)
+        html = " ".join(client.get("/admin/accounts/invite/").content.decode().split())
+
+    assert '<span class="time-zone">Times in Asia/Tokyo.</span>' in html
+    assert "invite Jan. 6, 2027, 8:30 a.m. JST" in html  # not the UTC 23:30 of the 5th
