@@ -13,6 +13,8 @@ from simplemma import Lemmatizer
 from simplemma.strategies import DefaultStrategy
 from simplemma.strategies.dictionaries import TrieDictionaryFactory
 
+from portal.languages import LANGUAGE_CODES
+
 _STEMMERS = {"en": Stemmer.Stemmer("english"), "es": Stemmer.Stemmer("spanish")}
 # simplemma's dictionaries as MARISA tries, kept on disk in the user's cache folder
 # (platformdirs; $XDG_CACHE_HOME/simplemma): the first process builds them once (~1.5 s),
@@ -29,10 +31,16 @@ def phrase_language(phrase: str) -> str | None:
     dictionary alone knows more of its words. None when that says nothing ("3σ",
     "sigma", a word of both)."""
     words = _LETTERS.findall(phrase.casefold())
-    en, es = (_DICTIONARIES.get_dictionary(code) for code in ("en", "es"))
-    only_en = sum(w in en and w not in es for w in words)
-    only_es = sum(w in es and w not in en for w in words)
-    return "en" if only_en > only_es else "es" if only_es > only_en else None
+    known = {code: _DICTIONARIES.get_dictionary(code) for code in LANGUAGE_CODES}
+    only = {
+        code: sum(
+            w in known[code] and not any(w in known[o] for o in known if o != code) for w in words
+        )
+        for code in known
+    }
+    best = max(only.values())
+    leaders = [code for code, n in only.items() if n == best]
+    return leaders[0] if best and len(leaders) == 1 else None
 
 
 # The mathematical symbols a formula is written with, each read as one word in its usual
