@@ -270,8 +270,9 @@ class CohortAdmin(
             return HttpResponseRedirect(back)
         self.message_user(
             request,
-            _("Attempt at %(question)s of %(when)s marked %(verdict)s.")
+            _("Attempt by %(learner)s at %(question)s of %(when)s marked %(verdict)s.")
             % {
+                "learner": attempt.learner.get_username(),
                 "question": attempt.question.code,
                 "when": moment_text(attempt.created_at),
                 "verdict": _("right") if form.cleaned_data["verdict"] == "right" else _("wrong"),

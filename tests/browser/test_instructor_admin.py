@@ -120,7 +120,7 @@ def test_override_from_the_drill_down(page, site, cohort, axe_check):
     page.get_by_label("Reason").fill("Same idea as the key, in other words")
     page.get_by_role("button", name="Record verdict").click()
 
-    page.get_by_text(re.compile(r"Attempt at q-10-03 of .* marked right\.")).wait_for()
+    page.get_by_text(re.compile(r"Attempt by ana at q-10-03 of .* marked right\.")).wait_for()
     assert page.get_by_text("(marked by an instructor)").is_visible()
     entry = Regrade.objects.get()
     assert (entry.attempt_id, entry.kind, entry.new_correct, entry.reason) == (
