@@ -45,7 +45,7 @@ def _link_page(request, *, token, model, redeem, template):
         response = render(
             request,
             "accounts/link_unusable.html",
-            {"reason": unusable.reason},
+            {"reason": unusable.reason, "setup": model is SetupLink},
             status=404 if unusable.reason == "unknown" else 410,
         )
         response["Referrer-Policy"] = "same-origin"
@@ -64,7 +64,10 @@ def _link_page(request, *, token, model, redeem, template):
             )
         except LinkUnusable as unusable:  # used up by someone else meanwhile
             return render(
-                request, "accounts/link_unusable.html", {"reason": unusable.reason}, status=410
+                request,
+                "accounts/link_unusable.html",
+                {"reason": unusable.reason, "setup": model is SetupLink},
+                status=410,
             )
         login(request, user, backend=BACKEND)
         return redirect("home")

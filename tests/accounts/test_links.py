@@ -110,6 +110,9 @@ def test_setup_link_expires_after_24_hours(client):
 
     assert response.status_code == 410
     assert "It has expired." in response.content.decode()
+    # Its reader is to be the first instructor: the page says how to get a new one.
+    assert "run “python manage.py setup_link” there" in response.content.decode()
+    assert "Ask your instructor" not in response.content.decode()
     assert User.objects.count() == 0
 
 
@@ -167,6 +170,7 @@ def test_invite_is_single_use_and_expires_after_7_days(client):
     assert (reused.status_code, expired.status_code) == (410, 410)
     assert "already been used" in reused.content.decode()
     assert "It has expired." in expired.content.decode()
+    assert "Ask your instructor for a new link" in expired.content.decode()
 
 
 def test_invite_with_invalid_form_shows_errors_and_keeps_the_link(client):
