@@ -306,3 +306,29 @@ def test_words_typed_right_before_leaving_the_page_are_kept(browser, site, langu
 
     assert kept == "identity path"
     assert errors == []
+
+
+def test_switching_language_keeps_the_username_typed_in_an_invite_form(browser, site):
+    """The header's language switch reloads the page; the username typed in the invite's
+    form comes back in the other language (the passwords never leave the page)."""
+    import re as regex
+
+    from accounts.services import invite_create
+
+    context = browser.new_context(viewport=DESKTOP, locale="en-US")
+    page = context.new_page()
+    _invite, url = invite_create(note="browser")
+    page.goto(site + regex.sub(r"^https?://[^/]+", "", url))
+    page.get_by_label("Username").fill("half-typed")
+    page.get_by_label("Password", exact=True).fill("not kept anywhere")
+
+    page.get_by_role("button", name="Español").click()
+    page.get_by_role("heading", name="Únete al curso").wait_for()
+
+    assert page.get_by_label("Nombre de usuario").input_value() == "half-typed"
+    assert page.get_by_label("Contraseña", exact=True).input_value() == ""
+    kept = "Object.keys(sessionStorage).filter(k => k.startsWith('kept-fields:'))"
+    assert page.evaluate(kept) == []  # put back once, then forgotten
+    page.reload()
+    assert page.get_by_label("Nombre de usuario").input_value() == ""
+    context.close()
