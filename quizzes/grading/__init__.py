@@ -18,14 +18,16 @@ from .matcher import find_mentions
 from .numeric import NumberRefused, number_read, numeric_key, numeric_right
 from .text import normalize, phrase_language
 
-# Stored with each attempt: which matcher graded it. 4: the course's terms in the
+# Stored with each attempt: which matcher graded it. 5: "reduces X" read as "less X",
+# "z above 3" as "z > 3", thrice and twice, "un-" kept on its word, the title among the
+# question's own words (issue 20, third round); 4: the course's terms in the
 # vocabulary, Spanish forms without accents, British -ise, synonyms inside vocabulary
-# phrases, split phrasal verbs, "poorly"/"mal", keeping from and reducing read as
-# lessening, a formula's brackets (issue 20, second round); 3: polarity, contractions,
+# phrases, split phrasal verbs, "poorly"/"mal", keeping from read as lessening, a
+# formula's brackets (issue 20, second round); 3: polarity, contractions,
 # formulas, lemmas, antonyms, words of degree, fixed expressions, doubts (issue 20); 2: stems,
 # typos, windows, negation, vocabulary and reject mentions (issue 11); 1 was the
 # substring matcher.
-GRADER_VERSION = 4
+GRADER_VERSION = 5
 
 __all__ = [
     "DOUBTS",
