@@ -595,3 +595,27 @@ def test_a_phase_all_answered_is_mastered_only_when_all_right(answered, correct,
     progress = PhaseProgress(phase=None, total=3, answered=answered, correct=correct)
 
     assert progress.status == status
+
+
+def test_phase_page_status_and_heading_are_each_learners_own_after_being_kept(
+    seeds_imported, client, learner
+):
+    """The status line and heading are kept as fragments: each learner still sees
+    their own counts and link, in their own language."""
+    other = UserFactory(username="bea")
+    answer(learner, "q-10-01", keys=["B"])
+    pages = []
+
+    for user, language in ((learner, "en"), (other, "en"), (learner, "en"), (other, "es")):
+        client.force_login(user)
+        client.post("/language/", {"language": language, "next": "/"})
+        pages.append(" ".join(client.get("/phase/10/").content.decode().split()))
+
+    for page in pages[0], pages[2]:
+        assert "1 of 5 answered, 1 right" in page
+        assert '<a class="button" href="#q-10-02">Continue: question 2</a>' in page
+    assert "0 of 5 answered, 0 right" in pages[1]
+    assert '<a class="button" href="#q-10-01">Start: question 1</a>' in pages[1]
+    assert "<title>Phase 10 · LLM from scratch</title>" in pages[1]
+    assert "0 de 5 respondidas, 0 correctas" in pages[3]
+    assert "<title>Fase 10 · " in pages[3]
