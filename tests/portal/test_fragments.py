@@ -117,3 +117,27 @@ def test_the_header_shows_each_user_their_own_links_and_due_count(client):
         assert 'class="badge"' not in page
     assert 'href="/admin/"' in pages["teach"][0]
     assert '<span class="badge-short" aria-hidden="true">3</span>' in pages["teach"][0]
+
+
+def test_a_fragment_keys_on_the_static_files_version(templates, monkeypatch):
+    """A deploy with other static files (another manifest) never serves old links."""
+    from portal.templatetags import fragments
+
+    templates("page.html", '{% load fragments %}{% fragment "f" %}{% now "u" %}{% endfragment %}')
+    page = get_template("page.html")
+    first = page.render({})
+
+    monkeypatch.setattr(fragments, "static_version", lambda: "static/|another-manifest")
+
+    assert page.render({}) != first
+
+
+def test_the_static_files_version_names_the_manifest(monkeypatch):
+    from portal.templatetags import fragments
+
+    class Manifest:
+        manifest_hash = "abc123"
+
+    monkeypatch.setattr(fragments, "staticfiles_storage", Manifest())
+
+    assert fragments.static_version() == "/static/|abc123"
