@@ -10,7 +10,7 @@ typed, a token or a CSRF value: the `<form>` with its CSRF and token lines is re
 for each request around the kept fields; with a draft, an error or focus the fields are
 rendered for the request too. The card of an untouched form is so put together by
 `{% form_card %}`: its kept start (article, head, form tag), the request's CSRF and
-token lines, the kept fields and the closing tags.
+token lines, the kept fields (start and fields are one entry) and the closing tags.
 """
 
 from django import template
@@ -36,7 +36,14 @@ CARD_OPEN = f"{TEMPLATE}#form-card-open"
 def _piece(partial: str, name: str, code: str, revision, context: dict, *extra) -> str:
     """`partial` rendered with `context` (content only), once per revision and language
     (and `extra`, more of what the piece shows)."""
-    parts = (
+    parts = _parts(name, code, revision, *extra)
+    html = cached("card-piece", parts, lambda: get_template(partial).render(context))
+    return mark_safe(html)  # noqa: S308 - rendered by our template from quiz content
+
+
+def _parts(name: str, code: str, revision, *extra) -> tuple:
+    """The key of a piece of `revision`'s card: what it depends on besides `extra`."""
+    return (
         name,
         template_hash(TEMPLATE),  # the pieces' markup
         RENDERER_VERSION,  # the texts' Markdown, with the libraries' versions
@@ -51,8 +58,6 @@ def _piece(partial: str, name: str, code: str, revision, context: dict, *extra) 
         get_script_prefix(),  # the reversed URLs in the pieces (the draft's)
         *extra,
     )
-    html = cached("card-piece", parts, lambda: get_template(partial).render(context))
-    return mark_safe(html)  # noqa: S308 - rendered by our template from quiz content
 
 
 @register.simple_tag
@@ -79,7 +84,15 @@ def form_card(context, state) -> str:
     if not csrf or csrf == "NOTPROVIDED":  # as {% csrf_token %} would print nothing
         return ""
     code, revision = state.question.code, state.revision
-    start = _piece(CARD_OPEN, "card-open", code, revision, {"state": state})
+    # The start and the fields in one entry: one key to make and read a card, not two.
+    start, fields = cached(
+        "card-piece",
+        _parts("form-card", code, revision, state.tries),
+        lambda: (
+            get_template(CARD_OPEN).render({"state": state}),
+            get_template(FIELDS).render({"state": state}),
+        ),
+    )
     lines = format_html(
         '\n  <input type="hidden" name="csrfmiddlewaretoken" value="{}">'
         '\n  <input type="hidden" name="token" value="{}">',
@@ -88,7 +101,6 @@ def form_card(context, state) -> str:
     )
     if state.context:
         lines += format_html('\n  <input type="hidden" name="context" value="{}">', state.context)
-    fields = answer_fields(state)
     return mark_safe(f"{start}{lines}\n  {fields}\n</form>\n  </div>\n</article>")  # noqa: S308
 
 

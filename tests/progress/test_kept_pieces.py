@@ -140,9 +140,13 @@ def test_kept_fields_hold_no_form_token_or_csrf_value(seeds_imported, client, mo
     client.force_login(UserFactory(username="ana"))
     html = client.get("/phase/10/").content.decode()
     token = form_token(html, "q-10-03")
-    fields = [piece for piece in kept if isinstance(piece, str) and "Check answer" in piece]
+    # A card's start and fields are kept together, as a pair.
+    pieces = [p for v in kept for p in (v if isinstance(v, tuple) else (v,)) if isinstance(p, str)]
+    fields = [piece for piece in pieces if "Check answer" in piece]
 
     assert len(fields) == html.count('<form class="answer-form"')
+    for piece in pieces:
+        assert "csrfmiddlewaretoken" not in piece and token not in piece
     for piece in fields:
         assert "<form" not in piece and "csrfmiddlewaretoken" not in piece
         assert 'name="token"' not in piece and token not in piece
@@ -198,8 +202,8 @@ def test_an_untouched_card_put_together_is_the_templates_card(seeds_imported, le
 def test_a_phase_page_of_untouched_forms_puts_its_cards_together(
     seeds_imported, learner_client, monkeypatch
 ):
-    """Once kept, a page of untouched forms reads two pieces a card (its start and its
-    fields) and renders none of the card's template (whose head is a piece of its own);
+    """Once kept, a page of untouched forms reads one entry a card (its start and its
+    fields together) and renders none of the card's template (whose head is a piece of its own);
     each card carries its own token and the page's CSRF value."""
     from progress.templatetags import card_pieces
     from tests.html import form_token
@@ -216,7 +220,31 @@ def test_a_phase_page_of_untouched_forms_puts_its_cards_together(
 
     html = learner_client.get("/phase/10/").content.decode()
 
-    assert read == ["card-open", "fields"] * 5
+    assert read == ["form-card"] * 5
     tokens = [form_token(html, f"q-10-0{n}") for n in range(1, 6)]
     assert len(set(tokens)) == 5 and all(tokens)
     assert len(set(re.findall(r'name="csrfmiddlewaretoken" value="([^"]+)"', html))) == 1
+
+
+def test_phase_page_status_and_heading_are_each_learners_own_after_being_kept(
+    seeds_imported, client, learner
+):
+    """The status line and heading are kept as fragments: each learner still sees
+    their own counts and link, in their own language."""
+    other = UserFactory(username="bea")
+    answer(learner, "q-10-01", keys=["B"])
+    pages = []
+
+    for user, language in ((learner, "en"), (other, "en"), (learner, "en"), (other, "es")):
+        client.force_login(user)
+        client.post("/language/", {"language": language, "next": "/"})
+        pages.append(" ".join(client.get("/phase/10/").content.decode().split()))
+
+    for page in pages[0], pages[2]:
+        assert "1 of 5 answered, 1 right" in page
+        assert '<a class="button" href="#q-10-02">Continue: question 2</a>' in page
+    assert "0 of 5 answered, 0 right" in pages[1]
+    assert '<a class="button" href="#q-10-01">Start: question 1</a>' in pages[1]
+    assert "<title>Phase 10 · LLM from scratch</title>" in pages[1]
+    assert "0 de 5 respondidas, 0 correctas" in pages[3]
+    assert "<title>Fase 10 · " in pages[3]
