@@ -28,98 +28,38 @@ GUNICORN_EXTRA adds gunicorn options to both servers (e.g. "--worker-class sync"
 """
 
 import argparse
-import http.client
 import os
 import re
 import secrets
 import shutil
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 PY = sys.executable
-GUNICORN_EXTRA = os.environ.get("GUNICORN_EXTRA", "").split()
+from bench.servers import (  # noqa: E402
+    GUNICORN_EXTRA,
+    production_env,
+    server_cpu_seconds,
+    start_server,
+    topology_start,
+    topology_stop,
+)
+
 # The phase page measured, and the question the answer runs post to: in another phase,
 # so the answers leave the measured page as it was.
 PHASE, QUESTION = 10, "q-19-01"
 WRK_THREADS = 2
 
 
-# The ports this machine gives benchmarks; BENCH_PORTS overrides ("8140-8149").
-PORT_RANGE = os.environ.get("BENCH_PORTS", "8140-8149")
-
-
-def free_port() -> int:
-    """The first port of PORT_RANGE nobody listens on."""
-    first, last = (int(p) for p in PORT_RANGE.split("-"))
-    for port in range(first, last + 1):
-        with socket.socket() as sock:
-            try:
-                sock.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise SystemExit(f"no free port in {PORT_RANGE}")
-
-
-def topology_env() -> dict:
-    """Where pg-redis's throwaway servers live: a port and state files of their own, so
-    the bench runs beside CI's (BENCH_PG_PORT, BENCH_PG_STATE, BENCH_REDIS_STATE move
-    them, for two benches at once)."""
-    return os.environ | {
-        "PG_PORT": os.environ.get("BENCH_PG_PORT", "54349"),
-        "PG_STATE": os.environ.get("BENCH_PG_STATE", "/tmp/portal-serve-bench-pg.dir"),
-        "REDIS_STATE": os.environ.get("BENCH_REDIS_STATE", "/tmp/portal-serve-bench-redis.dir"),
-    }
-
-
-def topology_start(topology: str) -> tuple[dict, list[str]]:
-    """The environment `topology` adds (DATABASE_URL, REDIS_URL) and the scripts to
-    stop afterwards: nothing for the embedded default."""
-    if topology == "sqlite":
-        return {}, []
-    found, started = {}, []
-    try:
-        for script, variable in (("postgres.sh", "DATABASE_URL"), ("redis.sh", "REDIS_URL")):
-            command = str(ROOT / ".ci" / script)
-            started.insert(0, command)  # stopping what never started is a no-op
-            out = subprocess.run(
-                [command, "start"], env=topology_env(), check=True, capture_output=True, text=True
-            )
-            found[variable] = out.stdout.strip()
-    except BaseException:
-        topology_stop(started)
-        raise
-    return found, started
-
-
-def topology_stop(started: list[str]) -> None:
-    for command in started:
-        subprocess.run([command, "stop"], env=topology_env(), check=False)
-
-
 def percentile(values, share):
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))] if ordered else 0.0
-
-
-def production_env(workdir: Path) -> dict:
-    env = os.environ | {
-        "DJANGO_SETTINGS_MODULE": "portal.settings.production",
-        "DJANGO_SECRET_KEY": secrets.token_urlsafe(50),
-        "DJANGO_ALLOWED_HOSTS": "127.0.0.1",
-        "DJANGO_SECURE_SSL_REDIRECT": "false",
-        "DJANGO_SECURE_COOKIES": "false",
-    }
-    env.setdefault("DATABASE_URL", f"sqlite:///{workdir / 'bench.sqlite3'}")
-    return env
 
 
 # Each learner's login's form key (progress.tokens): the submission tokens the bench
@@ -202,44 +142,6 @@ def prepare(env: dict, learners: int, *, answered_too: bool = True):
     return users, cookies, answered_cookies, question
 
 
-def start_server(env: dict, workers: int, extra=()) -> tuple[subprocess.Popen, int]:
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            str(Path(PY).parent / "gunicorn"),
-            "portal.wsgi",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--workers",
-            str(workers),
-            "--log-level",
-            "warning",
-            *GUNICORN_EXTRA,
-            *extra,
-        ],
-        cwd=ROOT,  # gunicorn.conf.py: worker class, threads, access log
-        env=env,
-    )
-    if not wait_for_health(port, timeout=30):
-        server.terminate()
-        raise SystemExit(f"gunicorn on port {port} did not answer /healthz")
-    return server, port
-
-
-def wait_for_health(port: int, timeout: float, path: str = "/healthz") -> bool:
-    """Poll `path` on 127.0.0.1 until it answers below 500 or `timeout` seconds pass."""
-    deadline = time.perf_counter() + timeout
-    while time.perf_counter() < deadline:
-        try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
-            conn.request("GET", path)
-            if conn.getresponse().status < 500:
-                return True
-        except OSError:
-            time.sleep(0.05)
-    return False
-
-
 def answer_request(user, cookie, csrf, question, token=None, choice="B"):
     from progress.tokens import SESSION_KEY as FORM_KEY
     from progress.tokens import token_issue
@@ -298,25 +200,6 @@ def wrk_run(port: int, lines: list[str], *, once: bool, connections: int, second
         "p99": figures["p99_us"] / 1000,
         "errors": figures["status_errors"] + figures["socket_errors"],
     }
-
-
-def server_cpu_seconds(server: subprocess.Popen) -> float:
-    """CPU time the server's processes (master and workers) have used so far. Unlike
-    req/s, it hardly moves when other programs load the machine."""
-    pids = [server.pid] + [
-        int(pid)
-        for pid in subprocess.run(
-            ["pgrep", "-P", str(server.pid)], capture_output=True, text=True
-        ).stdout.split()
-    ]
-    ticks = 0
-    for pid in pids:
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        ticks += int(fields[11]) + int(fields[12])  # utime, stime
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def measured(server, port, lines, *, once, **run):

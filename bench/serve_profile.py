@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench import serve_bench  # noqa: E402
+from bench import serve_bench, servers  # noqa: E402
 
 
 def environ_for(method: str, path: str, cookie: str, csrf: str = "", body: str = "") -> dict:
@@ -100,7 +100,7 @@ def main() -> None:
 
 
 def measure(args, workdir: Path) -> None:
-    env = serve_bench.production_env(workdir)
+    env = servers.production_env(workdir)
     users, cookies, answered_cookies, question = serve_bench.prepare(env, args.learners)
     if args.bare:
         cookie_file = workdir / "cookies.json"

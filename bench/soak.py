@@ -32,13 +32,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.serve_bench import (  # noqa: E402
-    answer_request,
-    percentile,
-    prepare,
-    production_env,
-    start_server,
-)
+from bench.serve_bench import answer_request, percentile, prepare  # noqa: E402
+from bench.servers import production_env, start_server  # noqa: E402
 
 RETRIES = 3
 

@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.serve_bench import free_port, wait_for_health  # noqa: E402
+from bench.servers import free_port, wait_for_health  # noqa: E402
 
 
 def main() -> None:

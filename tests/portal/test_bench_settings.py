@@ -4,7 +4,7 @@ settings, so a ratio to it compares pages on one topology, not connection handli
 import importlib
 import sys
 
-from bench import serve_bench
+from bench import servers
 
 
 def test_the_bare_site_keeps_connections_and_caches_as_the_portal_does(monkeypatch):
@@ -20,4 +20,4 @@ def test_the_bare_site_keeps_connections_and_caches_as_the_portal_does(monkeypat
 
 
 def test_the_embedded_topology_starts_nothing():
-    assert serve_bench.topology_start("sqlite") == ({}, [])
+    assert servers.topology_start("sqlite") == ({}, [])
