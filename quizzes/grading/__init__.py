@@ -19,8 +19,8 @@ from .numeric import NumberRefused, number_read, numeric_key, numeric_right
 from .text import normalize, phrase_language
 
 # Stored with each attempt: which matcher graded it. 5: "reduces X" read as "less X",
-# "z above 3" as "z > 3", thrice and twice, "un-" kept on its word, the title among the
-# question's own words (issue 20, third round); 4: the course's terms in the
+# "z above 3" as "z > 3", thrice and twice, "un-" kept on its word, "‖g‖" as the norm,
+# the title among the question's own words (issue 20, third round); 4: the course's terms in the
 # vocabulary, Spanish forms without accents, British -ise, synonyms inside vocabulary
 # phrases, split phrasal verbs, "poorly"/"mal", keeping from read as lessening, a
 # formula's brackets (issue 20, second round); 3: polarity, contractions,

@@ -56,6 +56,8 @@ SYMBOLS = {
     "**": "^",
     "^": "^",
     "√": "√",
+    "||": "‖",  # a norm's bars: "||g||" is "‖g‖", which the vocabulary reads as "norm"
+    "‖": "‖",
     "≈": "≈",
     "∝": "∝",
     "<": "<",

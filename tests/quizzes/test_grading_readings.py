@@ -106,6 +106,18 @@ def test_formula_spellings_meet(answer, correct):
 
 
 @pytest.mark.parametrize(
+    ("answer", "correct"),
+    [
+        ("that row is most of ||g||", True),
+        ("la fila es casi toda ‖g‖", True),
+        ("that row is most of g", False),
+    ],
+)
+def test_a_norms_bars_read_as_norm(answer, correct):
+    assert read([["most of the norm", "casi toda la norma"]], answer)[0] is correct
+
+
+@pytest.mark.parametrize(
     ("answer", "correct"), [("t <= 5", True), ("at most 5", True), ("a lo sumo 5", True)]
 )
 def test_at_most_spellings_meet(answer, correct):
