@@ -167,6 +167,7 @@ def test_to_check_page_shows_answer_marks_verdict_and_doubt(client, cohort, inst
     html = " ".join(client.get(to_check_url(cohort)).content.decode().split())
 
     assert "1 verdict to check" in html
+    assert "q-10-03 · Why does Pre-LN allow training without warmup?" in html  # its title
     assert "{#" not in html and "htmx posts Confirm" not in html  # comments stay comments
     assert "the residual keeps an <mark>identty</mark> path" in html
     # The mention named by its first English phrasings: the page is in English.
@@ -188,6 +189,7 @@ def test_to_check_page_speaks_spanish(client, cohort, instructor):
     assert "1 veredicto por revisar" in html
     assert "<li>incorrecta solo porque una mención se leyó como negada</li>" in html
     assert "Confirmar: incorrecta" in html
+    assert "q-10-03 · ¿Por qué Pre-LN permite entrenar sin warmup?" in html
     assert "identidad / ganancia unitaria / ganancia uno / …" in html  # the key, in Spanish
     assert "Un LLM desde cero — administración" in html  # the admin's header too
     # The answer's moment in the viewer's zone, labelled (UTC without a zone set).
