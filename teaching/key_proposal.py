@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import yaml
 from django.db.models import Count
 from django.db.models.fields.json import KT
+from django.utils.html import format_html
 
 from portal.languages import LANGUAGE_CODES
 from progress.models import Attempt
@@ -51,6 +52,13 @@ class MentionChange:
     @property
     def yaml_line_now(self) -> str:
         return "- " + _flow(self.alternatives)
+
+    @property
+    def yaml_line_marked(self) -> str:
+        """`yaml_line` as HTML, the phrase added marked (<ins>): the same text to copy."""
+        now, full = self.yaml_line_now, self.yaml_line
+        kept = now[:-1] + ", "  # the line up to its closing bracket, and the comma
+        return format_html("{}<ins>{}</ins>]", kept, full[len(kept) : -1])
 
 
 @dataclass

@@ -133,7 +133,7 @@ def test_key_change_page_shows_the_proposal(client, cohort, instructor):
     assert "<title>Key change for q-19-05 | " in html
     assert "Against the current key of q-19-05 (revision 1); the answer is in “English”." in html
     assert '<code class="yaml-line">- [dominates, domina, most of the norm, ' in html
-    assert "casi toda la norma, toda la norma, takes over norm]</code>" in html
+    assert "casi toda la norma, toda la norma, <ins>takes over norm</ins>]</code>" in html
     assert "<td>3: dominates / domina / most of the norm / " in html
     assert "Dry run over 4 stored answers to this question by the learners of your cohorts" in html
     assert "<td>2</td> <td>0</td>" in html
