@@ -323,3 +323,36 @@ def test_a_review_regraded_wrong_is_due_again_on_the_reviews_page_and_the_badge(
     assert (session.due_now, session.done_today) == (1, 0)
     assert badge == 1
     assert summary.due_today == 1
+
+
+@pytest.mark.parametrize(
+    ("language", "practice", "tomorrow"),
+    [
+        (
+            "en",
+            "Practice: this answer does not change the review schedule.",
+            "Next review tomorrow.",
+        ),
+        (
+            "es",
+            "Práctica: esta respuesta no cambia el calendario de repasos.",
+            "Próximo repaso mañana.",
+        ),
+    ],
+)
+def test_practice_says_when_the_card_comes_back_as_a_review_does(
+    seeds_imported, learner_client, learner, language, practice, tomorrow
+):
+    """A second answer the same day is practice: its note says so, and when the card
+    comes back in the same words a review's note uses ("tomorrow", not a date)."""
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-01", keys=["A"])  # wrong: a card due tomorrow
+    with time_machine.travel(START + timedelta(hours=1), tick=False):
+        answer(learner, "q-10-01", keys=["B"])  # the same day: practice
+        learner_client.force_login(learner)
+        learner_client.post("/language/", {"language": language, "next": "/"})
+        html = " ".join(learner_client.get("/phase/10/").content.decode().split())
+
+    start = html.index('id="q-10-01"')
+    card = html[start : html.index("</article>", start)]
+    assert f"{practice} {tomorrow}" in card
