@@ -9,7 +9,6 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.db.models import Count
 from django.http import (
     Http404,
     HttpResponseNotAllowed,
@@ -40,7 +39,7 @@ from .key_proposal import key_proposal
 from .memory_admin import CohortMemoryAdminMixin
 from .models import Cohort
 from .scope import HiddenObjectAdminMixin
-from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts
+from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts, learners_counted
 from .services import verdict_override
 from .to_check import to_check_counted
 from .to_check_admin import CohortToCheckAdminMixin
@@ -83,11 +82,13 @@ class CohortAdmin(
     filter_horizontal = ["learners", "instructors"]
 
     def get_queryset(self, request):
-        return (
-            Cohort.objects.taught_by(request.user)
-            .annotate(n_learners=Count("learners", distinct=True), n_to_check=to_check_counted())
-            .order_by("name")
-        )
+        cohorts = Cohort.objects.taught_by(request.user).order_by("name")
+        match = request.resolver_match
+        if match is None or match.url_name != "teaching_cohort_changelist":
+            return cohorts  # a cohort's own pages need none of the list's counts
+        # Each count its own subquery, one per listed cohort: a JOIN for the learners
+        # would put the To check subquery in the GROUP BY, once per learner row.
+        return cohorts.annotate(n_learners=learners_counted(), n_to_check=to_check_counted())
 
     def formfield_for_manytomany(self, db_field, request, **kwargs):
         # An instructor works in the admin: only staff accounts can be one (a learner

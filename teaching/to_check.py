@@ -77,12 +77,9 @@ def to_check_count(*, cohort: Cohort) -> int:
 
 def to_check_counted():
     """An expression for a cohort queryset's `annotate`: how many of the cohort's
-    verdicts wait for an instructor (a subquery per row, by the unsure attempts' index)."""
-    waiting = _waiting().filter(
-        learner_id__in=Cohort.learners.through.objects.filter(
-            cohort=OuterRef(OuterRef("pk")), user__is_staff=False
-        ).values("user_id")
-    )
+    verdicts wait for an instructor (a subquery per row, by the unsure attempts' index;
+    annotate no JOIN beside it, which would run it once per joined row)."""
+    waiting = _waiting().filter(learner_id__in=cohort_learner_ids(OuterRef(OuterRef("pk"))))
     counted = waiting.order_by().annotate(one=Value(1)).values("one").annotate(n=Count("pk"))
     return Coalesce(Subquery(counted.values("n")), 0)
 

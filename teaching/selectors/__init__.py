@@ -4,7 +4,13 @@
 learner × phase table (learner_table.py) and the item figures (item_figures.py).
 """
 
-from .cohort import cohort_attempts, cohort_learner_ids, learner_attempts, raw_rows
+from .cohort import (
+    cohort_attempts,
+    cohort_learner_ids,
+    learner_attempts,
+    learners_counted,
+    raw_rows,
+)
 from .item_figures import ItemStats
 from .learner_table import Cell, LearnerRow
 from .results import MODES, SORTS, CohortResults, cohort_results
@@ -18,6 +24,7 @@ __all__ = [
     "LearnerRow",
     "cohort_attempts",
     "cohort_learner_ids",
+    "learners_counted",
     "cohort_results",
     "learner_attempts",
     "raw_rows",

@@ -1,6 +1,8 @@
 """A cohort's learners and attempts, as the other selectors and the export read them."""
 
 from django.db import connection
+from django.db.models import Count, OuterRef, Subquery, Value
+from django.db.models.functions import Coalesce
 
 from progress.models import Attempt
 
@@ -15,12 +17,21 @@ def raw_rows(queryset) -> list[tuple]:
         return cursor.fetchall()
 
 
-def cohort_learner_ids(cohort: Cohort):
-    """The cohort's learner ids as a subquery. Staff accounts (an instructor trying the
+def cohort_learner_ids(cohort):
+    """The cohort's learner ids as a subquery (`cohort`: a Cohort, or an expression such
+    as OuterRef("pk") inside a subquery). Staff accounts (an instructor trying the
     quizzes) are left out of every figure."""
     return Cohort.learners.through.objects.filter(cohort=cohort, user__is_staff=False).values(
         "user_id"
     )
+
+
+def learners_counted():
+    """An expression for a cohort queryset's `annotate`: how many learners it has (staff
+    included, as the cohort's form lists them), a subquery per row."""
+    members = Cohort.learners.through.objects.filter(cohort=OuterRef("pk")).order_by()
+    counted = members.annotate(one=Value(1)).values("one").annotate(n=Count("pk")).values("n")
+    return Coalesce(Subquery(counted), 0)
 
 
 def cohort_attempts(*, cohort: Cohort):

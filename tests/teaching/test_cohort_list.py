@@ -57,3 +57,40 @@ def test_only_staff_accounts_can_be_made_instructors(client, seeds_imported, ins
     ]
     assert "staff-bo" in instructors and "teach" in instructors
     assert "learner-ana" not in instructors
+
+
+@pytest.mark.parametrize("cohorts", [1, 4])
+def test_the_cohort_list_runs_fixed_queries(
+    client, seeds_imported, instructor, django_assert_num_queries, cohorts
+):
+    for n in range(cohorts):
+        cohort = Cohort.objects.create(name=f"Cohort {n}")
+        cohort.instructors.add(instructor)
+        learner = UserFactory(username=f"learner{n}")
+        cohort.learners.add(learner)
+        answer(learner, "q-10-03", text=TYPO)
+    client.force_login(instructor)
+    client.get("/admin/teaching/cohort/")
+
+    # session, user, the user's permissions, two counts (filtered, total) and the page.
+    with django_assert_num_queries(7):
+        html = client.get("/admin/teaching/cohort/").content.decode()
+
+    assert len(counts(html)) == cohorts
+
+
+def test_a_cohorts_own_pages_leave_the_lists_counts_out(client, seeds_imported, instructor):
+    """The counts are the list's: a cohort's results or To check page reads the cohort
+    alone, not its learners' unsure answers a second time."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    client.force_login(instructor)
+
+    with CaptureQueriesContext(connection) as queries:
+        client.get(f"/admin/teaching/cohort/{cohort.pk}/results/")
+
+    cohort_reads = [q["sql"] for q in queries if 'FROM "progress_cohort"' in q["sql"]]
+    assert cohort_reads and not any("doubts" in sql for sql in cohort_reads)
