@@ -270,8 +270,9 @@ class RegradeQuerySet(models.QuerySet):
 class Regrade(WriteOnce):
     """A new verdict on one attempt: a regrade against a newer revision's key, an
     instructor's override, or an instructor's confirmation of a verdict the grader was
-    unsure of (the same verdict, kept as it stood). The attempt itself is never
-    changed; its effective verdict is the newest entry's (verdict_newest), and every
+    unsure of (the same verdict, kept as it stood). The attempt's answer and first
+    grade are never changed (its `doubts` follow the grading its verdict stands on);
+    its effective verdict is the newest entry's (verdict_newest), and every
     page, the standings and the review schedule read that one. This table is in
     progress, not in the instructors' app that writes it, because the learner's record
     needs it to know its own verdicts and progress must not import the instructors'

@@ -44,8 +44,9 @@ def doubts_column(codes) -> str:
 
 
 def provisional_from(attempt: Attempt, entries) -> bool:
-    """`Attempt.provisional`, given the attempt's regrade entries (all of them): a
-    regrade by a new key or matcher does not end it, only a person does."""
+    """`Attempt.provisional`, given the attempt's regrade entries (all of them): the
+    doubts of the grading its verdict stands on (a regrade rewrites them), and no
+    person's confirm or override since."""
     return bool(attempt.doubts) and not any(e.kind in INSTRUCTOR_KINDS for e in entries)
 
 

@@ -43,6 +43,9 @@ class RegradePlan:
     skipped: int = 0  # options no longer match by key, or the kind changed
     overridden: int = 0  # an instructor's override stands: a regrade leaves it alone
     confirmed: int = 0  # so does a verdict an instructor confirmed
+    # Unchanged verdicts whose grading is now sure where it was unsure, or the other way
+    # round: attempt id → its new doubts (Attempt.doubts follows the standing grading).
+    doubts: dict[int, str] = field(default_factory=dict)
 
     @property
     def to_right(self) -> int:
@@ -60,6 +63,7 @@ class RegradePlan:
             f"{self.unchanged} unchanged, {self.skipped} skipped (options differ by key)"
             + (f", {self.overridden} kept (overridden by an instructor)" if self.overridden else "")
             + (f", {self.confirmed} kept (confirmed by an instructor)" if self.confirmed else "")
+            + (f", {len(self.doubts)} unsure marks updated" if self.doubts else "")
         )
 
 
@@ -108,6 +112,8 @@ def _plan_add(plan: RegradePlan, attempt: Attempt, revision: QuestionRevision, r
     result = revision.grade(keys=attempt.keys, text=graded_text(attempt.answer))
     if result.correct == verdict.correct and result.score == verdict.score:
         plan.unchanged += 1
+        if doubts_column(result.doubts) != attempt.doubts:
+            plan.doubts[attempt.pk] = doubts_column(result.doubts)
         return
     plan.changes.append(
         RegradeChange(attempt, revision, verdict.correct, verdict.score, result, reason)
@@ -141,7 +147,8 @@ def grader_regrade_plan(*, questions=None, learners=None) -> RegradePlan:
 
 
 def regrade_apply(*, plan: RegradePlan, by=None) -> int:
-    """Record one Regrade per change, in one transaction. Attempts stay as they are.
+    """Record one Regrade per change, in one transaction. An attempt's answer and first
+    grade stay as they are; only its doubts follow the grading its verdict stands on.
     A change planned on a verdict that has moved since (an override or another regrade
     written meanwhile) is dropped: the newer verdict stands."""
     with transaction.atomic():
@@ -183,6 +190,8 @@ def regrade_apply(*, plan: RegradePlan, by=None) -> int:
             doubts = doubts_column(change.result.doubts)
             if doubts != change.attempt.doubts:
                 by_doubts.setdefault(doubts, []).append(change.attempt.pk)
+        for pk, doubts in plan.doubts.items():  # verdicts unchanged, doubts not
+            by_doubts.setdefault(doubts, []).append(pk)
         for doubts, pks in by_doubts.items():
             Attempt.objects.filter(pk__in=pks).update(doubts=doubts)
         learner_question_rebuild(

@@ -183,8 +183,8 @@ def test_a_regrade_by_a_sure_key_ends_the_provisional_mark_and_its_check(
 
     from django.core.management import call_command
 
+    from teaching.models import Cohort
     from teaching.to_check import to_check_count
-    from tests.teaching.test_to_check import Cohort
 
     cohort = Cohort.objects.create(name="Spring")
     cohort.learners.add(learner)
@@ -207,4 +207,41 @@ def test_a_regrade_by_a_sure_key_ends_the_provisional_mark_and_its_check(
     progress = " ".join(learner_client.get("/progress/").content.decode().split())
     assert attempt.doubts == ""
     assert "Right (regraded)" in progress and "provisional" not in progress
+    assert to_check_count(cohort=cohort) == 0
+
+
+def test_a_regrade_that_keeps_the_verdict_still_ends_an_unsure_mark(
+    seeds_imported, learner, learner_client
+):
+    """Right through a typo (unsure); the new key lists the typo's word, so the new
+    grading is right and sure: the verdict does not change, the provisional mark goes."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from teaching.models import Cohort
+    from teaching.to_check import to_check_count
+
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.learners.add(learner)
+    attempt = answer(learner, "q-10-03", text=TYPO)
+    assert (attempt.correct, attempt.doubts) == (True, "typo")
+    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    path.write_text(
+        replace_line(
+            path.read_text("utf-8"),
+            "      - [identity, identidad, unit gain",
+            "      - [identity, identidad, unit gain, ganancia unitaria, identty path]\n",
+        ),
+        "utf-8",
+    )
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+    out = StringIO()
+    call_command("regrade", "q-10-03", stdout=out)
+
+    attempt.refresh_from_db()
+    progress = " ".join(learner_client.get("/progress/").content.decode().split())
+    assert "1 unsure marks updated" in out.getvalue()
+    assert attempt.doubts == "" and not attempt.regrades.exists()
+    assert "provisional" not in progress
     assert to_check_count(cohort=cohort) == 0

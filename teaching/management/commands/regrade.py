@@ -16,8 +16,9 @@ class Command(BaseCommand):
         "current revision's key, where the options still match by key; or, with --grader, "
         "grade free answers that an older matcher graded again with the current one, on "
         "their own revision's key (all free questions, or the given ones). Prints the "
-        "plan first; with --dry-run, writes nothing. Attempts are never changed: each "
-        "change is recorded as a regrade entry, and an instructor's override is kept."
+        "plan first; with --dry-run, writes nothing. An attempt's answer and first grade are "
+        "never changed: each change is recorded as a regrade entry (the attempt's doubts "
+        "follow the new grading), and an instructor's override is kept."
     )
 
     def add_arguments(self, parser):
