@@ -2,14 +2,18 @@
 same for many requests, rendered once and kept in the one cache (portal/caching.py),
 as Django's `{% cache %}` would, but through `cached()` and its per-process front.
 
-The key names the fragment, its template's source (and that of any template it
-includes), the language, the time zone, the script prefix, the static files' version
-and every value given. The fragment is rendered with those values ONLY, never with the
-page's context: a value left out of the key cannot show in it (it renders empty, and
-the page's tests see it), the CSRF token cannot be kept in it ({% csrf_token %} prints
+The key names the fragment, its template's source (and that of each template it
+includes directly: a fragment's includes include nothing further), the language, the
+time zone, the script prefix, the static files' version and every value given. The
+fragment is rendered with those values ONLY, in a plain Context, never with the page's
+context: a value left out of the key cannot show in it (it renders empty, and the
+page's tests see it), the CSRF token cannot be kept in it ({% csrf_token %} prints
 nothing without one), and the request is not there to read. Values must be plain
-(text, numbers, booleans, None): an object's repr would not name what it shows.
+(text, numbers, booleans, None; a lazy one is unwrapped): an object's repr would not
+name what it shows.
 """
+
+import copy
 
 from django import template
 from django.conf import settings
@@ -32,6 +36,16 @@ def static_version() -> str:
     return f"{settings.STATIC_URL}|{getattr(staticfiles_storage, 'manifest_hash', '')}"
 
 
+def _plain(name: str, key: str, value):
+    """`value` as a plain value for the key: a lazy one (the header's due count) is
+    read once and unwrapped, so the key holds "3", not the lazy object's repr."""
+    if not isinstance(value, PLAIN):
+        raise TypeError(f"fragment {name!r}: {key} is not plain ({type(value)})")
+    if type(value) not in PLAIN:  # a lazy object standing for a plain value, read above
+        value = copy.copy(value)  # an evaluated lazy object copies to what it wraps
+    return value
+
+
 class FragmentNode(template.Node):
     def __init__(self, name: str, values: dict, nodelist, templates: tuple[str, ...]):
         self.name = name
@@ -40,10 +54,10 @@ class FragmentNode(template.Node):
         self.templates = templates
 
     def render(self, context) -> str:
-        values = {key: value.resolve(context) for key, value in self.values.items()}
-        for key, value in values.items():
-            if not isinstance(value, PLAIN):
-                raise TypeError(f"fragment {self.name!r}: {key} is not plain ({type(value)})")
+        values = {
+            key: _plain(self.name, key, value.resolve(context))
+            for key, value in self.values.items()
+        }
         parts = (
             self.name,
             *(template_hash(name) for name in self.templates),
@@ -53,8 +67,23 @@ class FragmentNode(template.Node):
             static_version(),
             tuple(sorted(values.items())),
         )
-        html = cached("fragment", parts, lambda: self.nodelist.render(context.new(values)))
+        html = cached("fragment", parts, lambda: self.nodelist.render(_isolated(context, values)))
         return mark_safe(html)  # noqa: S308 - rendered by our template
+
+
+def _isolated(context, values: dict) -> template.Context:
+    """A plain Context holding `values` only: not the page's variables, nor its request
+    (a tag that reads `context.request` finds None), with the page's rendering options
+    and template, so {% include %} and autoescaping behave as on the page."""
+    isolated = template.Context(
+        values,
+        autoescape=context.autoescape,
+        use_l10n=context.use_l10n,
+        use_tz=context.use_tz,
+    )
+    isolated.template = context.template
+    isolated.template_name = context.template_name
+    return isolated
 
 
 @register.tag

@@ -44,9 +44,10 @@ def test_a_fragment_is_rendered_once_per_value_and_language(templates):
     )
     page = get_template("page.html")
 
-    first = page.render({"n": 1})
-    again = page.render({"n": 1})
-    other = page.render({"n": 2})
+    with translation.override("en"):  # whatever language an earlier test left active
+        first = page.render({"n": 1})
+        again = page.render({"n": 1})
+        other = page.render({"n": 2})
     with translation.override("es"):
         spanish = page.render({"n": 1})
 
@@ -141,3 +142,16 @@ def test_the_static_files_version_names_the_manifest(monkeypatch):
     monkeypatch.setattr(fragments, "staticfiles_storage", Manifest())
 
     assert fragments.static_version() == "/static/|abc123"
+
+
+def test_a_fragment_does_not_see_the_request(templates, rf):
+    """A tag that reads the request (here {% querystring %}) finds none inside a
+    fragment: otherwise one request's query would be kept and served to the next."""
+    templates(
+        "page.html",
+        '{% load fragments %}{% fragment "f" %}[{% querystring %}]{% endfragment %}',
+    )
+    page = get_template("page.html")
+
+    with pytest.raises(AttributeError):
+        page.render({}, request=rf.get("/?learner=ana"))
