@@ -61,6 +61,10 @@ def _mention_changes(label: str, old: list[list] | None, new: list[list] | None)
         removed = [a for a in old_sets[o] if a not in new_sets[n]]
         edits = [f"alternatives added: {', '.join(added)}"] if added else []
         edits += [f"alternatives removed: {', '.join(removed)}"] if removed else []
+        kept_order = [a for a in new_sets[n] if a in old_sets[o]]
+        if not edits and kept_order != old_sets[o]:
+            # The feedback names a mention by its first phrasings: the order shows.
+            edits = ["phrasings reordered: " + ", ".join(new_sets[n])]
         if edits:
             lines.append(f"{label} “{old_sets[o][0]}”: " + "; ".join(edits))
     lines += _listed(

@@ -1,5 +1,9 @@
 """Editing a copy of the seed quizzes in a test, as an author edits the YAML."""
 
+from io import StringIO
+
+from django.core.management import call_command
+
 
 def replace_line(text: str, starts_with: str, new: str) -> str:
     """`text` with its one line that starts with `starts_with` replaced by `new` (which
@@ -9,3 +13,21 @@ def replace_line(text: str, starts_with: str, new: str) -> str:
     assert len(found) == 1, (starts_with, len(found))
     lines[found[0]] = new
     return "".join(lines)
+
+
+def move_key_from_b_to_a(folder):
+    """Edit q-10-01 in the YAML so that A is right instead of B, and re-import."""
+    path = folder / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text()
+    text = text.replace(
+        "equivalente a fp32\n        correct: true\n", "equivalente a fp32\n", 1
+    ).replace(
+        "dando valores de gradiente más precisos\n",
+        "dando valores de gradiente más precisos\n        correct: true\n",
+        1,
+    )
+    path.write_text(text, "utf-8")
+    out = StringIO()
+    call_command("import_quizzes", str(folder), "--dry-run", stdout=out)
+    call_command("import_quizzes", str(folder), stdout=StringIO())
+    return out.getvalue()

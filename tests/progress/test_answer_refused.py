@@ -56,6 +56,16 @@ def test_an_answer_too_long_comes_back_whole_to_be_shortened(seeds_imported, pos
     assert Attempt.objects.count() == 0
 
 
+def test_a_refused_text_is_kept_up_to_its_bound(seeds_imported, post_answer):
+    from progress.services.submission import MAX_KEPT_CHARS
+
+    response = post_answer("q-10-03", text="z" * (MAX_KEPT_CHARS + 7))
+
+    html = response.content.decode()
+    assert response.status_code == 422
+    assert ">" + "z" * MAX_KEPT_CHARS + "</textarea>" in html
+
+
 def test_answer_with_forged_token_is_refused(seeds_imported, post_answer):
     response = post_answer("q-10-01", choice=["B"], token="forged:token")
 

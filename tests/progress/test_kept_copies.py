@@ -19,7 +19,7 @@ from progress.models import Attempt, LearnerQuestion, ReviewCard
 from progress.services import learner_question_rebuild
 from teaching.services import verdict_override
 from tests.factories import UserFactory, answer
-from tests.teaching.test_regrade import move_key_from_b_to_a
+from tests.seeds import move_key_from_b_to_a
 
 pytestmark = pytest.mark.django_db
 

@@ -84,6 +84,11 @@ def options(*keys, correct):
         ),
         (
             FREE,
+            edited(FREE, expected=[["identidad", "identity"], ["residual"]]),
+            ["mention “identity”: phrasings reordered: identidad, identity"],
+        ),
+        (
+            FREE,
             edited(FREE, reject=[["batch norm"]], prompt={"en": "Say it."}),
             ["rejected mentions added: batch norm", "text: prompt (en)"],
         ),
@@ -106,6 +111,7 @@ def options(*keys, correct):
         "spanish",
         "mentions",
         "alternatives",
+        "reordered",
         "reject",
         "examples",
         "kind",

@@ -12,7 +12,7 @@ from quizzes.models import Question
 from teaching.models import Cohort
 from teaching.services import regrade_apply, regrade_plan, verdict_override
 from tests.factories import UserFactory, answer
-from tests.teaching.test_regrade import move_key_from_b_to_a
+from tests.seeds import move_key_from_b_to_a
 
 # The memory tests' clock: the world below is built from START, read at NOW.
 START = datetime(2027, 3, 1, 9, 0, tzinfo=UTC)

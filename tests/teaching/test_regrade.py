@@ -16,27 +16,10 @@ from teaching.impact import import_impact, key_changes
 from teaching.scope import learners_taught
 from teaching.services import regrade_plan
 from tests.factories import CohortFactory, UserFactory, answer
+from tests.seeds import move_key_from_b_to_a
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
-
-
-def move_key_from_b_to_a(folder):
-    """Edit q-10-01 in the YAML so that A is right instead of B, and re-import."""
-    path = folder / "phase-10-init-norm-residuals.yaml"
-    text = path.read_text()
-    text = text.replace(
-        "equivalente a fp32\n        correct: true\n", "equivalente a fp32\n", 1
-    ).replace(
-        "dando valores de gradiente más precisos\n",
-        "dando valores de gradiente más precisos\n        correct: true\n",
-        1,
-    )
-    path.write_text(text, "utf-8")
-    out = StringIO()
-    call_command("import_quizzes", str(folder), "--dry-run", stdout=out)
-    call_command("import_quizzes", str(folder), stdout=StringIO())
-    return out.getvalue()
 
 
 @pytest.fixture
