@@ -6,7 +6,7 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-from portal.templatetags.when import moment_text
+from portal.moments import moment_text
 
 from .enums import Language
 from .time_zones import time_zone_validate

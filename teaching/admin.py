@@ -23,7 +23,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from portal.admin import ChangelistInputMixin
-from portal.templatetags.when import moment_text
+from portal.moments import moment_text
 from progress.models import Attempt
 from quizzes.enums import QuestionKind
 from quizzes.models import Phase, Question

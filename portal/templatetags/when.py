@@ -12,12 +12,6 @@ from django.utils.html import format_html
 register = template.Library()
 
 
-def moment_text(moment) -> str:
-    """The same moment as plain text, for a message: "Dec. 3, 2026, 9:05 p.m. JST"."""
-    local = timezone.localtime(moment)
-    return f"{formats.date_format(local, 'DATETIME_FORMAT')} {dateformat.format(local, 'T')}"
-
-
 @register.filter
 def time_tag(moment) -> str:
     if not moment:
