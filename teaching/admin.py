@@ -6,7 +6,6 @@ import csv
 import itertools
 
 from django.contrib import admin, messages
-from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
 from django.http import (
@@ -89,13 +88,6 @@ class CohortAdmin(
         # Each count its own subquery, one per listed cohort: a JOIN for the learners
         # would put the To check subquery in the GROUP BY, once per learner row.
         return cohorts.annotate(n_learners=learners_counted(), n_to_check=to_check_counted())
-
-    def formfield_for_manytomany(self, db_field, request, **kwargs):
-        # An instructor works in the admin: only staff accounts can be one (a learner
-        # picked by mistake would see nothing and stay invisible as a learner).
-        if db_field.name == "instructors":
-            kwargs["queryset"] = get_user_model().objects.filter(is_staff=True)
-        return super().formfield_for_manytomany(db_field, request, **kwargs)
 
     @admin.display(description=_("to check"), ordering="n_to_check")
     def to_check_link(self, cohort):

@@ -21,10 +21,13 @@ class Cohort(models.Model):
     learners = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="cohorts", blank=True, verbose_name=_("learners")
     )
+    # An instructor works in the admin: every form offers staff accounts only (a learner
+    # picked by mistake would see nothing, and vanish from the cohort's figures).
     instructors = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
         related_name="cohorts_taught",
         blank=True,
+        limit_choices_to={"is_staff": True},
         verbose_name=_("instructors"),
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
