@@ -242,11 +242,13 @@ def _form_again(
 ) -> HttpResponse:
     """The form again, with the learner's input and what is wrong with it.
 
-    Without htmx, post/redirect/get: the input is the learner's draft (the service kept
-    it), the message waits in the session, and reloading the page posts nothing again.
+    The input is kept as the learner's draft either way: a reload or another tab finds
+    it, not the answer before. Without htmx, post/redirect/get: the message waits in the
+    session, and reloading the page posts nothing again.
     """
-    if not request.htmx:
+    if refused.keep and (refused.keep.get("text", "").strip() or refused.keep.get("keys")):
         draft_save(learner_id=request.user.pk, question_id=question.pk, answer=refused.keep)
+    if not request.htmx:
         request.session.setdefault(FORM_ERRORS, {})[question.code] = refused.message
         request.session.modified = True
         return redirect(again_href(phase_number=question.phase.number, code=question.code))

@@ -56,6 +56,18 @@ def test_an_answer_too_long_comes_back_whole_to_be_shortened(seeds_imported, pos
     assert Attempt.objects.count() == 0
 
 
+def test_a_refused_text_is_the_drafts_so_a_reload_finds_it(
+    seeds_imported, post_answer, learner_client
+):
+    text = "identity " + "w" * 10_100
+
+    post_answer("q-10-03", text=text)  # htmx, refused: too long
+
+    assert Draft.objects.get().answer["text"] == text
+    again = learner_client.get("/phase/10/?again=q-10-03").content.decode()
+    assert f">{text}</textarea>" in again
+
+
 def test_a_refused_text_is_kept_up_to_its_bound(seeds_imported, post_answer):
     from progress.services.submission import MAX_KEPT_CHARS
 
