@@ -275,6 +275,7 @@ def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
     negated_spans: dict[tuple[int, int], None] = {}
     typos: dict[tuple[str, str], None] = {}
     negative_found = positive_negated = False
+    clean = False  # found somewhere without a typo: the typos elsewhere are no doubt
     for alternative in alternatives:
         slots = alternative.slots
         per_slot = [occurrences(reading, slot) for slot in slots]
@@ -289,11 +290,15 @@ def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
                 target[(reading.tokens.starts[o.first], reading.tokens.ends[o.last])] = None
                 if not opposite:
                     typos.update(dict.fromkeys(o.typos))
+            clean |= not opposite and not any(o.typos for o in window)
             negative_found |= alternative.negative and not opposite
             positive_negated |= opposite and not alternative.negative
     if spans:
+        # Typos count only when no phrasing stands without one ("identdad, tal cual" is
+        # found by "tal cual" as written).
+        found_typos = () if clean else tuple(typos)
         return Found(
-            "found", tuple(sorted(spans))[:MAX_SPANS], tuple(typos), negative=negative_found
+            "found", tuple(sorted(spans))[:MAX_SPANS], found_typos, negative=negative_found
         )
     if negated_spans:
         # negative=True: only a negative phrasing was contradicted ("they are recomputed"

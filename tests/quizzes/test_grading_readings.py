@@ -83,6 +83,18 @@ def test_typo_never_bridges_an_antonym(expected, answer):
     assert read(expected, answer) == (False, "missed", False)
 
 
+def test_a_typo_is_no_doubt_where_a_phrasing_stands_as_written():
+    """"identdad" is a typo of one phrasing, but "tal cual" stands whole: the mention is
+    found without the typo, so the verdict is sure and the feedback names none."""
+    result = grade_free(
+        expected=[["identity", "identidad", "tal cual"]],
+        pass_mentions=None,
+        answer="el residual pasa el gradiente como identdad, tal cual",
+    )
+
+    assert (result.correct, result.doubts, result.mentions[0].typos) == (True, (), ())
+
+
 def test_typo_still_forgiven_without_a_negating_prefix():
     assert read(["important"], "it is inportant")[0] is True
 
