@@ -17,6 +17,7 @@ from .highlight import highlight_html
 from .matcher import find_mentions
 from .numeric import NumberRefused, number_read, numeric_key, numeric_right
 from .text import normalize, phrase_language
+from .vocabulary import vocabulary_load
 
 # Stored with each attempt: which matcher graded it. 5: "reduces X" read as "less X",
 # "z above 3" as "z > 3", thrice and twice, "un-" kept on its word, "‖g‖" as the norm,
@@ -240,12 +241,32 @@ def _doubts(
 LABEL_PHRASINGS = 3  # a mention named in feedback by at most this many of its phrasings
 
 
+def _phrasing_language(phrase: str) -> str | None:
+    """phrase_language, with the vocabulary's stop words to settle a tie: "fila de
+    embedding" has a word of each language, and "de", which only Spanish leaves out."""
+    found = phrase_language(phrase)
+    if found is None:
+        stopwords = vocabulary_load().stopwords
+        words = normalize(phrase).split()
+        only = {
+            code: sum(
+                w in stopwords[code] and not any(w in stopwords[o] for o in stopwords if o != code)
+                for w in words
+            )
+            for code in stopwords
+        }
+        best = max(only.values(), default=0)
+        leaders = [code for code, n in only.items() if n == best]
+        found = leaders[0] if best and len(leaders) == 1 else None
+    return found
+
+
 def mention_label(alternatives: Sequence[str], language: str) -> str:
     """How feedback names a mention to a reader of `language`: its first phrasings written
     in that language or in none ("3σ"), at most LABEL_PHRASINGS, then "…" if it has more;
     its first phrasing when none is in that language. A key may list twenty ways of
     saying one thing; the reader needs the idea, in their language."""
-    own = [a for a in map(str, alternatives) if phrase_language(a) in (language, None)]
+    own = [a for a in map(str, alternatives) if _phrasing_language(a) in (language, None)]
     shown = own[:LABEL_PHRASINGS] or [str(alternatives[0])]
     return " / ".join(shown) + (" / …" if len(alternatives) > len(shown) else "")
 

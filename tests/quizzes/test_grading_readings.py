@@ -392,6 +392,8 @@ SPIKE = ["3σ", "3 sigma", "three sigma", "tres sigma", "tres desviaciones está
         (SPIKE, "es", "3σ / 3 sigma / tres sigma / …"),
         (["ganancia unitaria"], "en", "ganancia unitaria"),  # none in English: the first
         (["row", "fila"], "es", "fila / …"),
+        # a word of each language: "de", which only Spanish leaves out, settles it
+        (["fila de embedding", "embedding row"], "en", "embedding row / …"),
     ],
 )
 def test_feedback_names_a_mention_by_its_phrasings_in_the_readers_language(
