@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Exists, F, OuterRef
 
 from progress.models import Attempt, Regrade
+from quizzes.changes import content_changes, revision_content
 from quizzes.enums import QuestionKind
 from quizzes.models import Question, QuestionRevision
 
@@ -50,6 +51,9 @@ class KeyChange:
     new_key: str = ""
     learners: int = 0
     attempts: int = 0
+    # What changed in the key, from each older revision answered to the current one, as
+    # the import plan says it ("mention “identity”: alternatives added: …").
+    what_changed: list[str] = field(default_factory=list)
 
 
 def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
@@ -86,6 +90,15 @@ def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
         change = found.setdefault(question.pk, KeyChange(question=question, new_key=new_key))
         if old_key not in change.old_keys:
             change.old_keys.append(old_key)
+            lines = content_changes(
+                revision_content(revisions[row["revision_id"]]),
+                revision_content(question.current_revision),
+            )
+            change.what_changed += [
+                line
+                for line in lines
+                if not line.startswith("text") and line not in change.what_changed
+            ]
         change.attempts += row["attempts"]
         # A learner may have attempts on two older revisions: an upper bound then.
         learners[question.pk] += row["learners"]

@@ -217,7 +217,8 @@ def test_key_changes_page_lists_the_edit_with_a_dry_run_one_click_away(client, e
 
     assert (
         ">q-10-01</a> Why is bf16 preferred over fp16 for training?</th> "
-        "<td>B</td> <td>A</td> <td>2</td> <td>2</td>" in html
+        '<td>B</td> <td>A</td> <td><ul class="plain"><li>correct: B → A</li></ul></td> '
+        "<td>2</td> <td>2</td>" in html
     )
     assert f'name="_selected_action" value="{question.pk}"' in html
     confirm = " ".join(dry_run.content.decode().split())
@@ -265,7 +266,8 @@ def test_key_changes_page_counts_only_the_instructors_cohorts(client, two_cohort
 
     assert (
         ">q-10-01</a> Why is bf16 preferred over fp16 for training?</th> "
-        "<td>B</td> <td>A</td> <td>1</td> <td>1</td>" in html
+        '<td>B</td> <td>A</td> <td><ul class="plain"><li>correct: B → A</li></ul></td> '
+        "<td>1</td> <td>1</td>" in html
     )
 
 
