@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from quizzes.grading import highlight_html, mention_label
 from quizzes.models import Question, QuestionRevision
 
+from ..enums import VerdictSource
 from ..models import (
     Attempt,
     Regrade,
@@ -142,7 +143,12 @@ class QuestionState:
             return {"learned": True} if card is not None and card.learned_at else None
         due_day = timezone.localdate(card.due)
         return {
-            "rated": card.scheduled_by(attempt),
+            # An override or a regrade rebuilt the schedule from the verdict as it stands,
+            # even if the answer's day was practice (a confirmation changes nothing).
+            "rated": card.scheduled_by(attempt)
+            or (
+                self.verdict_entry is not None and self.verdict_entry.kind != VerdictSource.CONFIRM
+            ),
             "days": max((due_day - timezone.localdate()).days, 0),
             "due": card.due,
         }

@@ -245,3 +245,18 @@ def test_a_regrade_that_keeps_the_verdict_still_ends_an_unsure_mark(
     assert attempt.doubts == "" and not attempt.regrades.exists()
     assert "provisional" not in progress
     assert to_check_count(cohort=cohort) == 0
+
+
+def test_an_override_that_makes_a_card_is_no_practice(
+    seeds_imported, learner, learner_client, teacher
+):
+    """Right (no review card), then overridden wrong: the override makes the card and
+    its schedule, so the note says when it comes back, not that this was practice."""
+    attempt = answer(learner, "q-10-03", text=TYPO)
+
+    verdict_override(attempt=attempt, correct=False, reason="a typo of another word", by=teacher)
+
+    phase = card(learner_client.get("/phase/10/").content.decode())
+    assert "Marked wrong by your instructor on " in phase
+    assert "Next review" in phase
+    assert "Practice" not in phase

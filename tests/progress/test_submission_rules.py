@@ -233,7 +233,7 @@ def test_free_feedback_marks_matches_in_place_and_says_negated_and_typo(
     assert 'class="negated"' in html and "found, but negated:" in html
     assert Attempt.objects.get().grader_version == GRADER_VERSION
 
-    typo = post_answer("q-10-03", text="the identiy path keeps unit gain").content.decode()
+    typo = post_answer("q-10-03", text="the identiy path is kept").content.decode()
     assert "<mark>" in typo
     assert "found despite a typo: “identiy”" in typo
 
