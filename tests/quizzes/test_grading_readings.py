@@ -84,7 +84,7 @@ def test_typo_never_bridges_an_antonym(expected, answer):
 
 
 def test_a_typo_is_no_doubt_where_a_phrasing_stands_as_written():
-    """"identdad" is a typo of one phrasing, but "tal cual" stands whole: the mention is
+    """ "identdad" is a typo of one phrasing, but "tal cual" stands whole: the mention is
     found without the typo, so the verdict is sure and the feedback names none."""
     result = grade_free(
         expected=[["identity", "identidad", "tal cual"]],
