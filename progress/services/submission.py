@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.utils import translation
+from django.utils import formats, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -226,8 +226,11 @@ def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> d
             raise AnswerInvalid(_("The answer contains characters that cannot be stored."))
         if len(text) > MAX_ANSWER_CHARS:
             raise AnswerInvalid(
-                _("The answer is too long (at most %(max)d characters).")
-                % {"max": MAX_ANSWER_CHARS}
+                _("The answer is too long: %(length)s characters, at most %(max)s.")
+                % {
+                    "length": formats.number_format(len(text), force_grouping=True),
+                    "max": formats.number_format(MAX_ANSWER_CHARS, force_grouping=True),
+                }
             )
         if not text.strip():
             raise AnswerInvalid(_("Write an answer first."))

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db
         ("q-10-01", {}, "Choose an option first."),
         ("q-10-02", {}, "Choose at least one option."),
         ("q-10-03", {"text": "   "}, "Write an answer first."),
-        ("q-10-03", {"text": "x" * 10_001}, "The answer is too long (at most 10000 characters)."),
+        ("q-10-03", {"text": "x" * 10_001}, "too long: 10,001 characters, at most 10,000."),
         ("q-10-03", {"text": "null\x00byte"}, "The answer contains characters that cannot be"),
     ],
 )
