@@ -111,7 +111,7 @@ def test_setup_link_expires_after_24_hours(client):
     assert response.status_code == 410
     assert "It has expired." in response.content.decode()
     # Its reader is to be the first instructor: the page says how to get a new one.
-    assert "run “python manage.py setup_link” there" in response.content.decode()
+    assert "run “manage.py setup_link” there" in response.content.decode()
     assert "Ask your instructor" not in response.content.decode()
     assert User.objects.count() == 0
 
