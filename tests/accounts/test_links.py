@@ -308,3 +308,15 @@ def test_setup_link_refused_when_an_account_exists_without_marking_links(client)
 
     assert response.status_code == 410
     assert "An account already exists" in response.content.decode()
+
+
+def test_an_unusable_link_offers_log_in_only_to_who_is_logged_out(client):
+    _invite, url = invite_create()
+    client.post(link_path(url), account_form("lina"))  # used, and now logged in
+
+    logged_in = client.get(link_path(url)).content.decode()
+    client.logout()
+    logged_out = client.get(link_path(url)).content.decode()
+
+    assert ">Log in</a>" not in logged_in
+    assert ">Log in</a>" in logged_out
