@@ -12,7 +12,7 @@ from progress.models import Attempt
 
 from .models import Cohort
 from .services import verdict_confirm
-from .to_check import SHOWN, to_check, to_check_count
+from .to_check import to_check, to_check_count
 
 
 class CohortToCheckAdminMixin:
@@ -85,12 +85,11 @@ class CohortToCheckAdminMixin:
     def _row_done(self, request, cohort, attempt, message, status=200):
         """A checked row saying what was done, and the list's count again (out of band)."""
         total = to_check_count(cohort=cohort)
-        context = {"attempt": attempt, "message": message, "total": total}
+        # The rows on the page stay as they were (this one checked): the count says how
+        # many wait in all, not how many a reload would show ("shown" = all: no clause).
+        context = {"attempt": attempt, "message": message, "total": total, "shown": total}
         return TemplateResponse(
-            request,
-            "admin/teaching/cohort/to_check.html#row-done",
-            {**context, "shown": min(total, SHOWN)},
-            status=status,
+            request, "admin/teaching/cohort/to_check.html#row-done", context, status=status
         )
 
     def to_check_override_view(self, request, pk, attempt_id):

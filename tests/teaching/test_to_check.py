@@ -359,3 +359,18 @@ def test_to_check_runs_fixed_queries(client, cohort, instructor, django_assert_n
         response = client.get(to_check_url(cohort))
 
     assert response.content.decode().count('<tr id="check-') == count
+
+
+def test_the_count_after_a_confirm_says_how_many_wait_not_how_many_show(
+    client, cohort, instructor, monkeypatch
+):
+    monkeypatch.setattr("teaching.to_check.SHOWN", 1)
+    attempts = [answer(learner_in(cohort, n), "q-10-03", text=TYPO) for n in ("ana", "bea", "cy")]
+    client.force_login(instructor)
+    page = " ".join(client.get(to_check_url(cohort)).content.decode().split())
+    assert "3 verdicts to check · the newest 1 shown" in page
+
+    response = client.post(confirm_url(cohort, attempts[-1]), headers={"HX-Request": "true"})
+
+    html = " ".join(response.content.decode().split())
+    assert '<p id="to-check-count" data-hx-swap-oob="true">2 verdicts to check</p>' in html
