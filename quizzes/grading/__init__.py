@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from portal.languages import LANGUAGE_CODES
 from quizzes.enums import QuestionKind
@@ -16,7 +17,7 @@ from quizzes.enums import QuestionKind
 from .highlight import highlight_html
 from .matcher import find_mentions
 from .numeric import NumberRefused, number_read, numeric_key, numeric_right
-from .text import normalize, phrase_language
+from .text import normalize, phrase_language, sole_language
 from .vocabulary import vocabulary_load
 
 # Stored with each attempt: which matcher graded it. 5: "reduces X" read as "less X",
@@ -241,23 +242,13 @@ def _doubts(
 LABEL_PHRASINGS = 3  # a mention named in feedback by at most this many of its phrasings
 
 
+@lru_cache(maxsize=4096)  # every feedback card names its mentions: read each phrasing once
 def _phrasing_language(phrase: str) -> str | None:
     """phrase_language, with the vocabulary's stop words to settle a tie: "fila de
     embedding" has a word of each language, and "de", which only Spanish leaves out."""
     found = phrase_language(phrase)
     if found is None:
-        stopwords = vocabulary_load().stopwords
-        words = normalize(phrase).split()
-        only = {
-            code: sum(
-                w in stopwords[code] and not any(w in stopwords[o] for o in stopwords if o != code)
-                for w in words
-            )
-            for code in stopwords
-        }
-        best = max(only.values(), default=0)
-        leaders = [code for code, n in only.items() if n == best]
-        found = leaders[0] if best and len(leaders) == 1 else None
+        found = sole_language(normalize(phrase).split(), vocabulary_load().stopwords)
     return found
 
 

@@ -30,15 +30,20 @@ def phrase_language(phrase: str) -> str | None:
     """The language a key's phrasing is written in ("en" or "es"): the one whose
     dictionary alone knows more of its words. None when that says nothing ("3σ",
     "sigma", a word of both)."""
-    words = _LETTERS.findall(phrase.casefold())
     known = {code: _DICTIONARIES.get_dictionary(code) for code in LANGUAGE_CODES}
+    return sole_language(_LETTERS.findall(phrase.casefold()), known)
+
+
+def sole_language(words, known: dict) -> str | None:
+    """The language (a key of `known`, each a collection of words) that alone knows more
+    of `words` than any other alone does; None on a tie or when none knows any."""
     only = {
         code: sum(
             w in known[code] and not any(w in known[o] for o in known if o != code) for w in words
         )
         for code in known
     }
-    best = max(only.values())
+    best = max(only.values(), default=0)
     leaders = [code for code, n in only.items() if n == best]
     return leaders[0] if best and len(leaders) == 1 else None
 
