@@ -69,6 +69,8 @@ class Reading:
     # Tokens inside a fixed expression ("square root", "in order to") → the expressions:
     # such a token matches a one-word phrasing only where the phrasing is one of them.
     fixed: dict[int, set[tuple[str, ...]]] = field(default_factory=dict)
+    # Words that may stand between a word and its number (the vocabulary's).
+    comparing: frozenset[str] = frozenset()
 
 
 def read_answer(*, key: CompiledKey, text: str) -> Reading:
@@ -108,7 +110,9 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
             if tuple(norms[i : i + len(phrase)]) == phrase:
                 for j in range(i, i + len(phrase)):
                     fixed.setdefault(j, set()).add(phrase)
-    return Reading(text, tokens, clauses, content_before, matches, cues, at, fixed)
+    return Reading(
+        text, tokens, clauses, content_before, matches, cues, at, fixed, key.vocabulary.comparing
+    )
 
 
 def occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
@@ -195,15 +199,6 @@ def _negated(reading: Reading, window: Sequence[Occurrence]) -> bool:
     return False
 
 
-# Words of comparison stand between a number and what it counts as ">" does: "z-score
-# above 3" is "z > 3", "z mayor que 3" too.
-COMPARING = frozenset(
-    {"above", "over", "exceeds", "beyond", "below", "under", "more", "greater", "higher"}
-    | {"less", "lower", "smaller", "encima", "debajo", "sobre", "supera", "mayor", "menor"}
-    | {"mas", "menos"}
-)
-
-
 def _bound_numbers(reading: Reading, slots: Sequence[Slot], window: list[Occurrence]) -> bool:
     """A number stands right next to the word it counts (stop words and words of
     comparison aside), on either side: "3σ", "z > 3", "z-score above 3", "three standard
@@ -219,7 +214,7 @@ def _bound_numbers(reading: Reading, slots: Sequence[Slot], window: list[Occurre
                 # ("2 sigma over 3 steps" is 2 sigma), only comparison words between.
                 right is window[k]
                 and not _number_before(reading, left.first)
-                and all(content[i + 1] == content[i] or norms[i] in COMPARING for i in gap)
+                and all(content[i + 1] == content[i] or norms[i] in reading.comparing for i in gap)
             ):
                 return False
     return True

@@ -44,6 +44,9 @@ class Vocabulary:
     general_words: frozenset[str] = frozenset()
     # Words of degree ("more", "menos"): in a mention they bind to their neighbour.
     degree_words: frozenset[str] = frozenset()
+    # Words of comparison ("above", "mayor"): with the words of degree, they may stand
+    # between a word and the number after it ("z-score above 3" is "z > 3").
+    comparing: frozenset[str] = frozenset()
     # Pairs of words that mean opposite things, as sets of their stems per language:
     # never bridged by a typo.
     opposites: tuple[tuple[str, str], ...] = ()
@@ -133,6 +136,10 @@ def vocabulary_parse(*, raw: dict) -> Vocabulary:
         fixed_by_first={first: tuple(ps) for first, ps in fixed_by_first.items()},
         general_words=frozenset(" ".join(words(_text(w))) for w in raw.get("general") or ()),
         degree_words=frozenset().union(*_per_language(raw.get("degree_words")).values()),
+        comparing=frozenset().union(
+            *_per_language(raw.get("degree_words")).values(),
+            *_per_language(raw.get("comparison_words")).values(),
+        ),
         opposites=tuple(
             (" ".join(words(_text(a))), " ".join(words(_text(b))))
             for a, b in (raw.get("opposites") or ())
