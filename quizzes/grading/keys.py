@@ -43,7 +43,9 @@ class Alternative:
     negative: bool = False
 
 
-@dataclass
+# eq=False: a compiled key is known by identity (compile_key keeps one per key), so what
+# is worked out from it can be cached by it.
+@dataclass(eq=False)
 class CompiledKey:
     """A key read once: each mention/reject as alternatives."""
 
@@ -60,8 +62,6 @@ class CompiledKey:
     prefixable: dict[str, list[str]] = field(default_factory=dict)  # by first 5 letters
     typo_targets: dict[int, list[str]] = field(default_factory=dict)  # by length
     cache: dict[str, dict[str, str]] = field(default_factory=dict)
-    # Per prompt, each mention's words that may stand for it (lexical_field.py).
-    fields: dict[str, tuple[dict[str, tuple], ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

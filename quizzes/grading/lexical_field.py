@@ -11,20 +11,19 @@ says nothing), nor general words, numbers, stop words or negation cues."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .keys import MAX_SPANS, CompiledKey, Found, word_matches
 from .text import is_number, stems, words
 
 FIELD_MIN = 2  # words of distinct slots of a mention, in one clause, that stand for it
-_FIELDS_KEPT = 256  # prompts remembered per key
 
 
+@lru_cache(maxsize=1024)  # per key and question: pure, and asked for every answer missing one
 def mention_fields(key: CompiledKey, prompt: str) -> tuple[dict[str, tuple], ...]:
     """Per mention, the key words that may stand for it, each with the slots (a word of a
     phrasing, or a vocabulary group) and the phrasings it belongs to; the prompt's own
     words left out."""
-    cached = key.fields.get(prompt)
-    if cached is not None:
-        return cached
     echoed = {target for word in set(words(prompt)) for target in word_matches(key, word)}
     fields = []
     for mention in key.mentions:
@@ -45,10 +44,7 @@ def mention_fields(key: CompiledKey, prompt: str) -> tuple[dict[str, tuple], ...
         fields.append(
             {w: (frozenset(slots_of[w]), frozenset(alternatives_of[w])) for w in slots_of}
         )
-    if len(key.fields) >= _FIELDS_KEPT:
-        key.fields.clear()
-    key.fields[prompt] = fields = tuple(fields)
-    return fields
+    return tuple(fields)
 
 
 def _specific(key: CompiledKey, word: str) -> bool:
