@@ -100,7 +100,7 @@ def prepare(env: dict, learners: int, *, answered_too: bool = True):
     from django.contrib.auth import get_user_model
     from django.contrib.sessions.backends.db import SessionStore as DatabaseStore
     from django.db import connection
-    from django.middleware.csrf import _get_new_csrf_string
+    from django.utils.crypto import get_random_string
     from django.utils.module_loading import import_string
 
     from progress.services import attempt_record
@@ -119,7 +119,8 @@ def prepare(env: dict, learners: int, *, answered_too: bool = True):
         for user in users[:learners]:
             ours = session_cookie(user, settings.AUTHENTICATION_BACKENDS[0], portal_store)
             bare = session_cookie(user, "django.contrib.auth.backends.ModelBackend", DatabaseStore)
-            csrf = _get_new_csrf_string()
+            # A CSRF secret as Django makes one: 32 letters and digits.
+            csrf = get_random_string(32)
             cookies.append((f"sessionid={ours}; baresession={bare}; csrftoken={csrf}", csrf))
         return users[:learners], cookies
 

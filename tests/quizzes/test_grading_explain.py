@@ -1,0 +1,38 @@
+"""import_quizzes --explain: each mention as the matcher reads it, and the warnings an
+author gets for phrasings that will not hold."""
+
+from quizzes.grading.explain import key_explain
+from quizzes.grading.vocabulary import vocabulary_parse
+
+
+def test_explain_shows_negative_reading_and_warns():
+    explained = key_explain(expected=[["not recomputed"], ["to disk"]], reject=[["z"]])
+
+    negative, shrunk, letter = explained
+    assert negative.phrasings[0].readings[0].startswith("negative: not ")
+    assert negative.warnings == (
+        "phrased negatively: found only where the answer negates its words",
+    )
+    assert shrunk.phrasings[0].warnings == (
+        "shrinks to one word, 'disk', once the stop words (to) are left out",
+    )
+    assert letter.phrasings[0].warnings[0].startswith("one letter")
+
+
+def test_explain_warns_when_vocabulary_widens_to_a_general_word(monkeypatch):
+    vocabulary = vocabulary_parse(
+        raw={"equivalents": [["explodes", "big"]], "general": ["big", "large"]}
+    )
+    monkeypatch.setattr("quizzes.grading.explain.vocabulary_load", lambda: vocabulary)
+
+    [specific] = key_explain(expected=[["explodes"]])
+    [general] = key_explain(expected=[["big"]])
+
+    assert specific.phrasings[0].warnings == ("the vocabulary widens it to general words: big",)
+    assert general.phrasings[0].warnings == ()
+
+
+def test_explain_mixed_polarity_is_warned():
+    [explained] = key_explain(expected=[["not recomputed", "recomputed"]])
+
+    assert "side by side" in explained.warnings[0]
