@@ -20,7 +20,9 @@ from .numeric import NumberRefused, number_read, numeric_key, numeric_right
 from .text import normalize, phrase_language, sole_language
 from .vocabulary import vocabulary_load
 
-# Stored with each attempt: which matcher graded it. 5: "reduces X" read as "less X",
+# Stored with each attempt: which matcher graded it. 6: a mention of what is kept
+# away ("prevent overflow", "inf") found where it is denied ("no inf"), and "does not
+# prevent X" no longer read as "not X" (issue 20, fourth round); 5: "reduces X" read as "less X",
 # "z above 3" as "z > 3", thrice and twice, "un-" kept on its word, "‖g‖" as the norm,
 # the title among the question's own words (issue 20, third round); 4: the course's terms in the
 # vocabulary, Spanish forms without accents, British -ise, synonyms inside vocabulary
@@ -29,7 +31,7 @@ from .vocabulary import vocabulary_load
 # formulas, lemmas, antonyms, words of degree, fixed expressions, doubts (issue 20); 2: stems,
 # typos, windows, negation, vocabulary and reject mentions (issue 11); 1 was the
 # substring matcher.
-GRADER_VERSION = 5
+GRADER_VERSION = 6
 
 __all__ = [
     "DOUBTS",

@@ -225,6 +225,29 @@ def read_alternatives(
 LESS = Slot(phrases=(("less",), ("fewer",), ("menos",)), plain=False, number=True)
 
 
+def _kept_from(read: tuple[Alternative, ...], vocabulary: Vocabulary) -> tuple[Alternative, ...]:
+    """A mention that names something kept from ("prevent overflow") and also the thing
+    itself ("overflow", "inf") is about keeping it away: where one of its plain phrasings
+    stands negated ("no overflow", "no hay infinitos"), the answer says it is kept away,
+    so each such phrasing also reads negatively. Phrasings with a verb of keeping from,
+    of reducing or "less" have their own readings and get none."""
+
+    def plain(alternative: Alternative) -> bool:
+        return not alternative.negative and not any(
+            vocabulary.prevents(s.phrases) or ("reduce",) in s.phrases or s is LESS
+            for s in alternative.slots
+        )
+
+    preventing = any(
+        not a.negative and any(vocabulary.prevents(s.phrases) for s in a.slots) for a in read
+    )
+    if not preventing:
+        return ()
+    known = set(read)
+    twins = (Alternative(slots=a.slots, negative=True) for a in read if plain(a))
+    return tuple(t for t in twins if t not in known)
+
+
 @lru_cache(maxsize=512)
 def compile_key(
     *,
@@ -236,20 +259,19 @@ def compile_key(
     stopwords = vocabulary.for_languages("stopwords", languages)
     negations = vocabulary.for_languages("negations", LANGUAGE_CODES)
 
-    def read(mentions: tuple[tuple[str, ...], ...]) -> tuple:
-        return tuple(
-            tuple(
-                dict.fromkeys(
-                    a
-                    for text in alternatives
-                    for a in read_alternatives(
-                        text=text, vocabulary=vocabulary, stopwords=stopwords, negations=negations
-                    )
-                    if a.slots
-                )
+    def read_mention(alternatives: tuple[str, ...]) -> tuple[Alternative, ...]:
+        read = dict.fromkeys(
+            a
+            for text in alternatives
+            for a in read_alternatives(
+                text=text, vocabulary=vocabulary, stopwords=stopwords, negations=negations
             )
-            for alternatives in mentions
+            if a.slots
         )
+        return tuple(read) + _kept_from(tuple(read), vocabulary)
+
+    def read(mentions: tuple[tuple[str, ...], ...]) -> tuple:
+        return tuple(read_mention(alternatives) for alternatives in mentions)
 
     numbers = set(vocabulary.number_words)
     known = {w for group in vocabulary.groups for phrase in group for w in phrase}

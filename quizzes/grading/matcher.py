@@ -271,7 +271,12 @@ def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
     typos: dict[tuple[str, str], None] = {}
     negative_found = positive_negated = False
     clean = False  # found somewhere without a typo: the typos elsewhere are no doubt
-    for alternative in alternatives:
+    # Where a plain phrasing stands negated, the words it covers and how many slots it
+    # has: a negative phrasing with fewer slots read inside them is that phrasing denied
+    # ("does not prevent overflow" is no "not overflow"; "no inf" is still "not inf").
+    denied: list[tuple[set[int], int]] = []
+    # Plain phrasings first, so that what they deny is known when the negative ones read.
+    for alternative in sorted(alternatives, key=lambda a: a.negative):
         slots = alternative.slots
         per_slot = [occurrences(reading, slot) for slot in slots]
         if not all(per_slot):
@@ -280,6 +285,14 @@ def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
             if len(spans) >= MAX_SPANS:
                 break  # enough to show; a long answer's other places change nothing
             opposite = _negated(reading, window) != alternative.negative
+            if not alternative.negative and opposite:
+                covered = {i for o in window for i in range(o.first, o.last + 1)}
+                denied.append((covered, len(slots)))
+            elif alternative.negative and not opposite:
+                opposite = any(
+                    n > len(slots) and all(o.first in covered for o in window)
+                    for covered, n in denied
+                )
             target = negated_spans if opposite else spans
             for o in sorted(window, key=lambda o: o.first):
                 target[(reading.tokens.starts[o.first], reading.tokens.ends[o.last])] = None

@@ -365,3 +365,21 @@ def test_feedback_names_a_mention_by_its_phrasings_in_the_readers_language(
     alternatives, language, label
 ):
     assert mention_label(alternatives, language) == label
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "reading"),
+    [
+        # The mention is about keeping overflow away: "no infinities" says it is.
+        (["prevent overflow", "overflow", "inf"], "there are no inf values any more", "found"),
+        (["evitar desbordar", "desborda", "infinito"], "no hay infinitos", "found"),
+        # Saying the thing happens is found as before; denying the prevention is not.
+        (["prevent overflow", "overflow", "inf"], "exp would overflow", "found"),
+        (["prevent overflow", "overflow"], "it does not prevent overflow", "negated"),
+        (["evitar desbordar", "desborda"], "no evita que desborde", "negated"),
+        # Without a phrasing of keeping from, a negated plain phrasing stays negated.
+        (["overflow", "inf"], "there are no inf values any more", "negated"),
+    ],
+)
+def test_a_mention_of_what_is_kept_away_is_found_where_it_is_denied(expected, answer, reading):
+    assert read([expected], answer)[1] == reading
