@@ -43,16 +43,9 @@ __all__ = [
 ]
 
 
-# Particles of English phrasal verbs, and how many words may stand before one.
-PARTICLES = frozenset({"up", "down", "out", "off", "away"})
+# How many words may stand between a phrasal verb and its particle ("blow the training
+# up"); the particles are the vocabulary's.
 PARTICLE_REACH = 3
-# "without it", "sin eso": the cue negates its pronoun, not what the sentence goes on to
-# say ("without it you get NaN" says that NaN comes).
-PRONOUNS = frozenset({"it", "them", "eso", "esto", "ello", "ellos", "ellas"})
-PREPOSITIONAL_CUES = frozenset({"without", "sin"})
-POSTPOSED_CUES = frozenset({"poorly", "badly", "mal"})
-# Idioms that deny what stands before them: "X has nothing to do with it", "nada que ver".
-POSTPOSED_IDIOMS = (("nothing", "to", "do", "with"), ("nada", "que", "ver"))
 
 
 @dataclass
@@ -71,6 +64,8 @@ class Reading:
     fixed: dict[int, set[tuple[str, ...]]] = field(default_factory=dict)
     # Words that may stand between a word and its number (the vocabulary's).
     comparing: frozenset[str] = frozenset()
+    particles: frozenset[str] = frozenset()  # of phrasal verbs (the vocabulary's)
+    postposed_negations: tuple[tuple[str, ...], ...] = ()  # the vocabulary's
 
 
 def read_answer(*, key: CompiledKey, text: str) -> Reading:
@@ -97,21 +92,38 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
     at: dict[str, list[int]] = {}
     for target in {t for found in table.values() for t in found}:
         at[target] = [i for i, found in enumerate(matches) if target in found]
+    # "without it", "sin eso": the cue negates its pronoun, not what the sentence goes on
+    # to say ("without it you get NaN" says that NaN comes).
+    vocabulary = key.vocabulary
     cues = [
         i
         for i, word in enumerate(norms)
         if word in key.negations
-        and not (word in PREPOSITIONAL_CUES and i + 1 < len(norms) and norms[i + 1] in PRONOUNS)
+        and not (
+            word in vocabulary.pronoun_negations
+            and i + 1 < len(norms)
+            and norms[i + 1] in vocabulary.pronouns
+        )
     ]
     fixed: dict[int, set[tuple[str, ...]]] = {}
-    starts = key.vocabulary.fixed_by_first
+    starts = vocabulary.fixed_by_first
     for i in [i for i, word in enumerate(norms) if word in starts]:
         for phrase in starts[norms[i]]:
             if tuple(norms[i : i + len(phrase)]) == phrase:
                 for j in range(i, i + len(phrase)):
                     fixed.setdefault(j, set()).add(phrase)
     return Reading(
-        text, tokens, clauses, content_before, matches, cues, at, fixed, key.vocabulary.comparing
+        text,
+        tokens,
+        clauses,
+        content_before,
+        matches,
+        cues,
+        at,
+        fixed,
+        vocabulary.comparing,
+        vocabulary.particles,
+        vocabulary.postposed_negations,
     )
 
 
@@ -133,7 +145,7 @@ def occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
                 nxt = last + 1
                 # An English particle may stand after the verb's object: "blow the
                 # training up" is "blow up", "zero them out" is "zero out".
-                reach = PARTICLE_REACH if word in PARTICLES else 0
+                reach = PARTICLE_REACH if word in reading.particles else 0
                 while (
                     nxt < len(matches)
                     and word not in matches[nxt]
@@ -183,9 +195,7 @@ def _negated(reading: Reading, window: Sequence[Occurrence]) -> bool:
         between = reading.content_before[cue] - reading.content_before[last + 1]
         if reading.clauses[cue] != clause or between > NEGATION_REACH:
             break
-        if norms[cue] in POSTPOSED_CUES or any(
-            tuple(norms[cue : cue + len(idiom)]) == idiom for idiom in POSTPOSED_IDIOMS
-        ):
+        if any(tuple(norms[cue : cue + len(p)]) == p for p in reading.postposed_negations):
             return True
     while n > 0:
         n -= 1

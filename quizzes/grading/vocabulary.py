@@ -50,6 +50,13 @@ class Vocabulary:
     # Pairs of words that mean opposite things, as sets of their stems per language:
     # never bridged by a typo.
     opposites: tuple[tuple[str, str], ...] = ()
+    # Negations that deny what stands before them ("poorly", "nada que ver"), as phrases.
+    postposed_negations: tuple[tuple[str, ...], ...] = ()
+    # Cues that before a pronoun negate only the pronoun ("without it"), and the pronouns.
+    pronoun_negations: frozenset[str] = frozenset()
+    pronouns: frozenset[str] = frozenset()
+    # Particles of phrasal verbs, which may stand after the verb's object ("blow it up").
+    particles: frozenset[str] = frozenset()
 
     def for_languages(self, attribute: str, languages: tuple[str, ...]) -> frozenset[str]:
         table = getattr(self, attribute)
@@ -94,6 +101,10 @@ def _per_language(raw: dict | None) -> dict[str, frozenset[str]]:
     }
 
 
+def _every_language(raw: dict | None) -> frozenset[str]:
+    return frozenset().union(*_per_language(raw).values())
+
+
 def vocabulary_parse(*, raw: dict) -> Vocabulary:
     """Turn the YAML mapping into a Vocabulary; every phrase is read like an answer."""
     groups = []
@@ -135,15 +146,23 @@ def vocabulary_parse(*, raw: dict) -> Vocabulary:
         group_starts={form: tuple(found) for form, found in group_starts.items()},
         fixed_by_first={first: tuple(ps) for first, ps in fixed_by_first.items()},
         general_words=frozenset(" ".join(words(_text(w))) for w in raw.get("general") or ()),
-        degree_words=frozenset().union(*_per_language(raw.get("degree_words")).values()),
-        comparing=frozenset().union(
-            *_per_language(raw.get("degree_words")).values(),
-            *_per_language(raw.get("comparison_words")).values(),
-        ),
+        degree_words=_every_language(raw.get("degree_words")),
+        comparing=_every_language(raw.get("degree_words"))
+        | _every_language(raw.get("comparison_words")),
         opposites=tuple(
             (" ".join(words(_text(a))), " ".join(words(_text(b))))
             for a, b in (raw.get("opposites") or ())
         ),
+        postposed_negations=tuple(
+            dict.fromkeys(
+                tuple(words(_text(entry)))
+                for entries in (raw.get("postposed_negations") or {}).values()
+                for entry in entries
+            )
+        ),
+        pronoun_negations=_every_language(raw.get("pronoun_negations")),
+        pronouns=_every_language(raw.get("pronouns")),
+        particles=frozenset(w for entry in raw.get("particles") or () for w in words(_text(entry))),
     )
 
 

@@ -383,3 +383,36 @@ def test_feedback_names_a_mention_by_its_phrasings_in_the_readers_language(
 )
 def test_a_mention_of_what_is_kept_away_is_found_where_it_is_denied(expected, answer, reading):
     assert read([expected], answer)[1] == reading
+
+
+@pytest.fixture
+def vocabulary_with(monkeypatch):
+    """The shared vocabulary file with some entries added, read as the grader reads it."""
+    from pathlib import Path
+
+    import yaml
+
+    from quizzes.grading import keys
+    from quizzes.grading.vocabulary import VOCABULARY_FILE, vocabulary_parse
+
+    def use(**added):
+        raw = yaml.safe_load(Path(VOCABULARY_FILE).read_text(encoding="utf-8"))
+        for name, entries in added.items():
+            raw[name] = {lang: raw[name][lang] + extra for lang, extra in entries.items()}
+        monkeypatch.setattr(keys, "vocabulary_load", lambda: vocabulary_parse(raw=raw))
+        keys.compile_key.cache_clear()
+
+    yield use
+    keys.compile_key.cache_clear()
+
+
+def test_postposed_negations_and_pronoun_cues_are_read_from_the_vocabulary(vocabulary_with):
+    expected = [["converge"]]
+    answer = "it will converge fatally"
+    assert read(expected, answer)[1] == "found"
+
+    vocabulary_with(postposed_negations={"en": ["fatally"]}, negations={"en": ["fatally"]})
+
+    assert read(expected, answer)[1] == "negated"
+    # The file's own entries still hold beside the added one.
+    assert read(expected, "it will converge poorly")[1] == "negated"
