@@ -199,10 +199,10 @@ def read_alternatives(
     kept = tuple(s for s in slots if not (s.plain and s.phrases[0][0] in negations))
     if kept and len(kept) < len(slots):
         return (Alternative(slots=kept, negative=True),)
-    if len(slots) > 1 and any(("reduce",) in s.phrases for s in slots):
+    if len(slots) > 1 and any(_reduces(s) for s in slots):
         # To reduce is to have less: "reduces overfitting" finds "less overfitting",
         # "sobreajusta menos".
-        fewer = tuple(s for s in slots if ("reduce",) not in s.phrases)
+        fewer = tuple(s for s in slots if not _reduces(s))
         return (Alternative(slots=slots), Alternative(slots=(LESS, *fewer)))
     rest = tuple(s for s in slots if not vocabulary.prevents(s.phrases))
     if rest and len(rest) < len(slots):
@@ -221,6 +221,11 @@ def read_alternatives(
     return (Alternative(slots=slots),)
 
 
+def _reduces(slot: Slot) -> bool:
+    """Whether a slot is the vocabulary's group of "reduce" (decrease, lower, reducir…)."""
+    return ("reduce",) in slot.phrases
+
+
 # The words of "less" as a slot that binds to its neighbour, like a word of degree.
 LESS = Slot(phrases=(("less",), ("fewer",), ("menos",)), plain=False, number=True)
 
@@ -234,7 +239,7 @@ def _kept_from(read: tuple[Alternative, ...], vocabulary: Vocabulary) -> tuple[A
 
     def plain(alternative: Alternative) -> bool:
         return not alternative.negative and not any(
-            vocabulary.prevents(s.phrases) or ("reduce",) in s.phrases or s is LESS
+            vocabulary.prevents(s.phrases) or _reduces(s) or s is LESS
             for s in alternative.slots
         )
 
