@@ -6,9 +6,13 @@ after it, so tries sent in parallel all pass the check while the hasher runs (it
 issue #592, closed "known issue, won't fix"). Here an attempt is counted, under a row
 lock, before the password is checked: of 30 parallel tries, 5 are checked.
 
-Why two keys: a lock on the username alone lets anyone lock anyone out by name. The
+Why three keys: a lock on the username alone lets anyone lock anyone out by name. The
 (username, address) key holds the guesser's address after 5 failures; the username key
-holds the account after 50, a distributed guess that needs ten addresses. An IPv6
+holds the account after 50, a distributed guess that needs ten addresses; the address
+key, whatever the username, holds an address after 30, so that one client cannot try a
+few passwords on each of many accounts, nor keep the server hashing passwords for
+usernames it makes up (the hasher runs for unknown usernames too). 30 leaves room for a
+classroom behind one address, whose learners mistype their passwords now and then. An IPv6
 address counts by its /64, which one host commonly owns whole: otherwise one machine
 would be 2^64 addresses. Addresses come from REMOTE_ADDR, which the trusted-proxy
 middleware sets to the client's address behind a proxy.
@@ -21,10 +25,11 @@ quiet minutes once the wait is over, or at a success from that address.
 Why a known-device cookie: the username key would still let ten addresses keep anyone's
 account, the superuser's included, locked by name. A successful login leaves a signed
 cookie in the browser naming the account (`DEVICE_COOKIE`, a year); a try from that
-browser for that account is not counted on, nor held by, the username key, only by its
-own address's. The cookie is signed with SECRET_KEY, so it cannot be forged, and it
-carries no password or session: a stolen one gains a guesser only the per-address
-allowance. An owner on a new browser waits out the account's back-off like anyone.
+browser for that account is not counted on, nor held by, the username key or the
+address key, only by its own (username, address) key. The cookie is signed with
+SECRET_KEY, so it cannot be forged, and it carries no password or session: a stolen
+one gains a guesser only the per-address allowance. An owner on a new browser waits
+out the account's back-off like anyone.
 """
 
 from __future__ import annotations
@@ -44,6 +49,10 @@ from .services import login_key
 # Failures allowed within WINDOW before tries are held back.
 FAILURES_PER_ADDRESS = 5
 FAILURES_PER_ACCOUNT = 50
+FAILURES_PER_ADDRESS_ANY_ACCOUNT = 30
+# The username of the address key: login_key() strips white space, so no username
+# typed at a login is ever " *".
+ANY_ACCOUNT = " *"
 WINDOW = timedelta(minutes=15)
 # The first wait at the ceiling, doubled with each further failure, up to BACK_OFF_MAX.
 BACK_OFF_FIRST = timedelta(minutes=1)
@@ -110,6 +119,8 @@ def _keys(ticket: LoginTicket) -> list[tuple[str, str, int]]:
     keys = [(ticket.username, ticket.address, FAILURES_PER_ADDRESS)]
     if not ticket.known_device:
         keys.append((ticket.username, "", FAILURES_PER_ACCOUNT))
+        if ticket.address:  # no address known: no key that would hold every such try
+            keys.append((ANY_ACCOUNT, ticket.address, FAILURES_PER_ADDRESS_ANY_ACCOUNT))
     return keys
 
 
@@ -167,14 +178,15 @@ def login_attempt_finish(*, ticket: LoginTicket, succeeded: bool) -> None:
         return
     with transaction.atomic():
         if succeeded:
-            # The right password from this address clears its failures; the account's
-            # count only gets this attempt back, so a guesser elsewhere gains nothing.
+            # The right password from this address clears its failures for this
+            # account; the account's and the address's counts only get this attempt
+            # back, so a guesser elsewhere, or on other accounts, gains nothing.
             LoginThrottle.objects.filter(username=ticket.username, address=ticket.address).update(
                 failures=0, locked_until=None
             )
-            if not ticket.known_device:
+            for user_key, address_key_, _ceiling in _keys(ticket)[1:]:
                 LoginThrottle.objects.filter(
-                    username=ticket.username, address="", failures__gt=0
+                    username=user_key, address=address_key_, failures__gt=0
                 ).update(failures=F("failures") - 1)
             return
         now = timezone.now()

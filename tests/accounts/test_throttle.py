@@ -164,3 +164,38 @@ def test_login_back_off_doubles_with_each_failure_after_the_fifth(client):
             login(client, "ana", "wrong")
 
     assert waits == [1, 2, 4, 8, 15, 15]
+
+
+def test_login_one_address_trying_many_usernames_is_held_before_the_hasher(monkeypatch, client):
+    """Spraying passwords over many accounts, or usernames made up to keep the hasher
+    busy, from one address: at most FAILURES_PER_ADDRESS_ANY_ACCOUNT tries reach the
+    password check (which hashes for unknown usernames too); another address, and the
+    owner's own browser, still get in."""
+    from django.contrib.auth.backends import ModelBackend
+
+    from accounts.throttle import FAILURES_PER_ADDRESS_ANY_ACCOUNT
+
+    UserFactory(username="ana")
+    owner = Client()
+    assert login(owner, "ana", address="203.0.113.50").status_code == 302  # her browser
+    checked = []
+
+    with monkeypatch.context() as patched:
+        patched.setattr(ModelBackend, "authenticate", lambda *a, **k: checked.append(1))
+        for n in range(FAILURES_PER_ADDRESS_ANY_ACCOUNT + 10):
+            login(client, f"made-up-{n}", "wrong", address="203.0.113.50")
+        refused = login(client, "ana", "wrong", address="203.0.113.50")
+
+    assert FAILURES_PER_ADDRESS_ANY_ACCOUNT == 30
+    assert len(checked) == 30
+    assert "Too many failed logins" in refused.content.decode()
+    assert login(Client(), "ana", address="198.51.100.4").status_code == 302
+    assert login(owner, "ana", address="203.0.113.50").status_code == 302
+
+
+def test_login_success_gives_the_address_key_its_try_back(client):
+    UserFactory(username="ana")
+    login(client, "bob", "wrong", address="203.0.113.60")
+    login(client, "ana", address="203.0.113.60")
+
+    assert LoginThrottle.objects.get(username=" *", address="203.0.113.60").failures == 1
