@@ -1,13 +1,17 @@
 """Audit and language hooks on Django's authentication signals; setup links voided
 when an account is created."""
 
+import hashlib
+
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
+from django.core.cache import cache
 from django.db.models.signals import post_save
 from django.dispatch import receiver
+from django.utils import timezone
 
 from audit.enums import AuditKind
-from audit.services import audit_record
+from audit.services import audit_record, client_ip
 
 from .models import Profile
 from .services import login_key, setup_links_void
@@ -39,13 +43,27 @@ def on_logout(sender, request, user, **kwargs):
 @receiver(user_login_failed)
 def on_login_failed(sender, credentials, request=None, **kwargs):
     username = str(credentials.get("username", ""))
-    refused = request is not None and getattr(request, "login_locked_until", None)
+    subject = login_key(username)
+    locked_until = getattr(request, "login_locked_until", None) if request is not None else None
+    if locked_until is not None and not _first_refusal(subject, request, locked_until):
+        return
     audit_record(
-        kind=AuditKind.LOGIN_REFUSED if refused else AuditKind.LOGIN_FAILED,
+        kind=AuditKind.LOGIN_REFUSED if locked_until else AuditKind.LOGIN_FAILED,
         request=request,
         user=None,
-        subject=login_key(username),
+        subject=subject,
     )
+
+
+def _first_refusal(subject: str, request, locked_until) -> bool:
+    """Whether this refusal is the first of its wait for this username and address: the
+    log keeps one row per wait, not one per try (refused tries cost the sender nothing,
+    and a row each would let anyone fill the disk). Failures are rows each, and the
+    throttle bounds them. One per wait and process with the embedded cache."""
+    now = timezone.now()
+    seconds = max(int((locked_until - now).total_seconds()) + 1, 1)
+    key = f"login-refused:{client_ip(request)}:{subject}"
+    return cache.add(hashlib.sha256(key.encode()).hexdigest(), True, timeout=seconds)
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)

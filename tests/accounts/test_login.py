@@ -285,3 +285,19 @@ def test_admin_password_change_page_is_the_admins(admin_client):
     assert "<title>Password change | Django site admin</title>" in html
     assert ">LLM from scratch — admin</a>" in html
     assert 'name="old_password"' in html
+
+
+def test_login_refusals_of_one_wait_are_logged_once(client):
+    """Refused tries cost the sender nothing: a row each would let anyone fill the log."""
+    UserFactory(username="noor")
+    for _ in range(5):
+        login(client, "noor", "wrong")
+
+    for _ in range(20):
+        login(client, "noor", "wrong")
+    # Another address is not held: its try is a failure, logged as one.
+    client.post("/login/", {"username": "noor", "password": "wrong"}, REMOTE_ADDR="203.0.113.9")
+
+    refused = AuditEvent.objects.filter(kind=AuditKind.LOGIN_REFUSED)
+    assert sorted(refused.values_list("ip_address", flat=True)) == ["127.0.0.1"]
+    assert AuditEvent.objects.filter(kind=AuditKind.LOGIN_FAILED).count() == 6
