@@ -99,7 +99,19 @@ def server_error(request: HttpRequest) -> HttpResponse:
 
 
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
-    """CSRF_FAILURE_VIEW: usually a page left open across a logout or a new login."""
+    """CSRF_FAILURE_VIEW: usually a page left open across a logout or a new login.
+
+    A view may answer its own htmx posts that fail the check (`csrf_refused`, an
+    attribute of the view function): the question's answer view gives the card its
+    form back with what the learner typed, so the text box is not swapped away. Only
+    for htmx: a post from another site cannot send its HX-Request header."""
+    match = getattr(request, "resolver_match", None)
+    own = getattr(match.func, "csrf_refused", None) if match is not None else None
+    user = getattr(request, "user", None)
+    if own is not None and _is_htmx(request) and user is not None and user.is_authenticated:
+        response = own(request, *match.args, **match.kwargs)
+        if response is not None:
+            return response
     return _handler(
         "403_csrf.html",
         403,

@@ -78,7 +78,9 @@ def review_session(*, learner) -> ReviewSession:
     )
     state = None
     if first is not None:
-        state = QuestionState(question=first.question, context="reviews")
+        # The due card's question, its standing not read: a review's form does not
+        # check for answers sent from another tab since.
+        state = QuestionState(question=first.question, context="reviews", latest_read=False)
         drafts_attach(learner=learner, states={first.question_id: state})
     session = ReviewSession(state, counts["done"], counts["right"], counts["due"])
     if state is None:

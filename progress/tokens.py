@@ -6,8 +6,12 @@ revision the form showed, a random nonce and a binding to the login that rendere
 - The nonce is unique on Attempt, so posting one form twice (a double click, a resent
   request) stores one attempt.
 - The revision is what the answer is graded against, even if an import changed the
-  question meanwhile; the question ties the token to one form (a token sent to another
-  question's URL is refused).
+  question's wording meanwhile (an import that changed its key refuses the form, see
+  `FormOfChangedQuestion`); the question ties the token to one form (a token sent to
+  another question's URL is refused).
+- The learner's latest attempt at the question when the form was made (0: none): an
+  answer sent from a form that another tab's answer has overtaken is refused, not
+  stored over it (`FormOfEarlierAnswer`). None in tokens that do not say.
 - The binding is a keyed hash of a random value kept in the login's session and of the
   account's password hash, so a token ends with the login that made it: after a logout
   or a password change it grades nothing. It is checked only when the poster is logged
@@ -49,6 +53,7 @@ class SubmissionToken:
     revision_id: int
     nonce: str
     binding: str
+    latest: int | None = None  # the learner's latest attempt id at issue; 0: none yet
 
     def bound_to(self, *, session, user) -> bool:
         """Whether the token was issued to the login that `session` and `user` are. The
@@ -84,20 +89,32 @@ def token_binding(*, session, user) -> str:
 
 
 def token_issue(
-    *, session, user, question_id: int, revision_id: int, binding: str | None = None
+    *,
+    session,
+    user,
+    question_id: int,
+    revision_id: int,
+    binding: str | None = None,
+    latest: int | None = None,
 ) -> str:
+    """A token for one form; `latest`: the learner's latest attempt id at the question
+    as the form shows it (0: none), or None not to check for answers sent since."""
     binding = binding or _binding(session=session, user=user)
     payload = [user.pk, question_id, revision_id, secrets.token_hex(16), binding]
+    if latest is not None:
+        payload.append(latest)
     return signing.dumps(payload, salt=SALT)
 
 
 def token_read(raw: str, *, max_age: timedelta = MAX_AGE) -> SubmissionToken:
     try:
-        learner_id, question_id, revision_id, nonce, binding = signing.loads(
-            raw[:512], salt=SALT, max_age=max_age
-        )
+        payload = signing.loads(raw[:512], salt=SALT, max_age=max_age)
+        learner_id, question_id, revision_id, nonce, binding, *rest = payload
     except (signing.BadSignature, ValueError, TypeError) as exc:
         raise BadToken(str(exc)) from None
-    if not all(isinstance(v, int) for v in (learner_id, question_id, revision_id)):
+    latest = rest[0] if len(rest) == 1 else None
+    if len(rest) > 1 or not all(
+        isinstance(v, int) for v in (learner_id, question_id, revision_id, latest or 0)
+    ):
         raise BadToken("malformed token")
-    return SubmissionToken(learner_id, question_id, revision_id, str(nonce), str(binding))
+    return SubmissionToken(learner_id, question_id, revision_id, str(nonce), str(binding), latest)

@@ -41,9 +41,9 @@ from .selectors import (
 )
 from .services import (
     Answered,
-    AnswerInvalid,
-    FormOfEndedLogin,
+    FormOutOfDate,
     SubmissionRefused,
+    answer_raw,
     answer_submit,
     draft_save,
     draft_submit,
@@ -65,7 +65,9 @@ def _question_url(question: Question) -> str:
 
 
 def _show_form(request: HtmxHttpRequest, state: QuestionState, binding: str = "") -> None:
-    """Show the question's form, with a fresh submission token for the revision it shows."""
+    """Show the question's form, with a fresh submission token for the revision it shows
+    and the learner's latest attempt at the question as the page knows it (an answer
+    sent from another tab since then is not silently replaced)."""
     state.show_form = True
     state.token = token_issue(
         session=request.session,
@@ -73,6 +75,7 @@ def _show_form(request: HtmxHttpRequest, state: QuestionState, binding: str = ""
         question_id=state.question.pk,
         revision_id=state.revision.pk,
         binding=binding or None,
+        latest=(state.latest.pk if state.latest is not None else 0) if state.latest_read else None,
     )
 
 
@@ -179,12 +182,29 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
     return _answered_fragment(request, question, outcome, in_reviews=in_reviews)
 
 
+def _answer_csrf_refused(request: HtmxHttpRequest, code: str) -> HttpResponse | None:
+    """The answer's htmx post failed the CSRF check (a new login in another tab changed
+    the secret): the form again, with what was sent and a fresh token and CSRF field,
+    storing nothing. None (the plain 403) for a question that takes no answers."""
+    question = question_to_answer(code)
+    if question is None or question.is_retired:
+        return None
+    refused = FormOutOfDate(keep=answer_raw(request.POST))
+    state = question_state(learner=request.user, question=question)
+    _show_form(request, state)
+    state.draft, state.kept, state.error = refused.keep, None, refused.message
+    return render(request, f"{CARD}#question-body", {"state": state, "focus": True}, status=403)
+
+
+answer.csrf_refused = _answer_csrf_refused
+
+
 def _refused_response(
     request: HtmxHttpRequest, question: Question, refused: SubmissionRefused
 ) -> HttpResponse:
     """Nothing was recorded: the form again when the learner can fix the answer or send
     it again, else the refusal's message (an error fragment for htmx)."""
-    if isinstance(refused, (AnswerInvalid, FormOfEndedLogin)):
+    if refused.form_again:
         return _form_again(request, question, refused)
     return error_response(request, refused)
 

@@ -81,6 +81,9 @@ class QuestionState:
     question: Question
     tries: int = 0
     latest: Attempt | None = None
+    # Whether `latest` was read (None then means never answered): a form's token names
+    # the latest attempt it was made after only then (see progress.tokens).
+    latest_read: bool = True
     draft: dict | None = None
     # What was sent for this question while the session had expired, kept apart from
     # the learner's own draft until the learner checks it and sends it.

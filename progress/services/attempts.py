@@ -76,10 +76,18 @@ def attempt_record(
 
 
 def attempt_store(
-    *, learner, revision: QuestionRevision, nonce: str, answer: dict, language: str
+    *,
+    learner,
+    revision: QuestionRevision,
+    nonce: str,
+    answer: dict,
+    language: str,
+    latest_seen: int | None = None,
 ) -> dict:
     """`attempt_record`, also returning the standing and review card it wrote (for a
-    new attempt): {"attempt", "created", "standing", "card"}."""
+    new attempt): {"attempt", "created", "standing", "card"}. `latest_seen`: the latest
+    attempt the form showed; raises standings.AnsweredSince, storing nothing, when
+    another has been stored since (a repeated nonce is still the stored attempt)."""
     result = revision.grade(keys=answer.get("keys", ()), text=graded_text(answer))
     attempt = Attempt(
         learner=learner,
@@ -99,7 +107,7 @@ def attempt_store(
     try:
         with transaction.atomic(using=router.db_for_write(Attempt)):
             attempt.save()
-            standing = standing_add(attempt)
+            standing = standing_add(attempt, latest_seen=latest_seen)
             card = review_card_feed(attempt=attempt)
             sql.write(Draft, _DRAFTS_DELETE, [learner.pk, revision.question_id])
     except IntegrityError:

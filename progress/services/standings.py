@@ -12,10 +12,20 @@ from quizzes.models import Question
 from ..models import Attempt, LearnerPhase, LearnerQuestion
 
 
-def standing_add(attempt: Attempt) -> LearnerQuestion:
+class AnsweredSince(Exception):
+    """The learner answered the question after the form of this attempt was made."""
+
+
+def standing_add(attempt: Attempt, *, latest_seen: int | None = None) -> LearnerQuestion:
     """Fold a new attempt into the learner's standing on its question and into the
-    learner's counts in its phase; returns the standing."""
+    learner's counts in its phase; returns the standing. `latest_seen`: the latest
+    attempt id the answer's form showed (0: none); another one standing there now raises
+    AnsweredSince, and the transaction undoes the attempt."""
     standing, created = standing_locked(attempt), False
+    if latest_seen is not None:
+        standing_latest = standing.latest_attempt_id if standing is not None else 0
+        if standing_latest != latest_seen:
+            raise AnsweredSince
     if standing is None:
         standing, created = LearnerQuestion.objects.select_for_update().get_or_create(
             learner_id=attempt.learner_id,

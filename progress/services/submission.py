@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from portal.exceptions import AppError
+from quizzes.changes import key_changed, revision_content
 from quizzes.enums import QuestionKind
 from quizzes.grading.numeric import NumberRefused, number_read, plain
 from quizzes.models import Question, QuestionRevision
@@ -20,6 +21,7 @@ from ..models import Attempt, Draft, LearnerQuestion, ReviewCard
 from ..tokens import LOGGED_OUT_MAX_AGE, MAX_AGE, BadToken, SubmissionToken, token_read
 from .attempts import attempt_store
 from .drafts import draft_save
+from .standings import AnsweredSince
 
 MAX_ANSWER_CHARS = 10_000
 MAX_KEPT_CHARS = 5 * MAX_ANSWER_CHARS  # what a refused or unsent answer keeps of its text
@@ -29,9 +31,12 @@ MAX_KEY_CHARS = 8
 
 class SubmissionRefused(AppError):
     """A submission that records nothing. `message` is for the learner; `status` is the
-    HTTP status a view answers with; `keep` is what the learner sent, to show again."""
+    HTTP status a view answers with; `keep` is what the learner sent, to show again;
+    `form_again`: the learner gets the form back with it (and it is kept as a draft),
+    rather than only the message."""
 
     status = 400
+    form_again = False
     default_message = gettext_lazy("This form is out of date. Reload the page to answer.")
 
     def __init__(self, message: str | None = None, *, keep: dict | None = None):
@@ -44,6 +49,17 @@ class FormUnusable(SubmissionRefused):
     """Forged, expired, or made for a question or an account that no longer fits."""
 
 
+class FormOutOfDate(FormUnusable):
+    """The logged-in learner's own form, unusable (a token from before a deploy changed
+    the secret, or mangled on the way): the form again, with what was sent."""
+
+    form_again = True
+    default_message = gettext_lazy(
+        "This form was out of date, so your answer was not sent. It is kept below: "
+        "check it and send it again."
+    )
+
+
 class FormOfAnotherAccount(SubmissionRefused):
     status = 403
     default_message = gettext_lazy("This form was made for another account. Reload the page.")
@@ -54,9 +70,36 @@ class FormOfEndedLogin(SubmissionRefused):
     sent is kept as the learner's draft and the form is shown again with it."""
 
     status = 409
+    form_again = True
     default_message = gettext_lazy(
         "This form was made before you last logged in, so it was not sent. "
         "Your answer is kept below: check it and send it again."
+    )
+
+
+class FormOfChangedQuestion(SubmissionRefused):
+    """An import changed the question's key after the form was made: the answer would be
+    graded by a key an instructor has corrected. Kept as a draft, shown on the question
+    as it is now."""
+
+    status = 409
+    form_again = True
+    default_message = gettext_lazy(
+        "This question was corrected after you opened it, so your answer was not sent. "
+        "It is kept below: check it against the question as it is now and send it again."
+    )
+
+
+class FormOfEarlierAnswer(SubmissionRefused):
+    """The learner answered the question in another tab or window after this form was
+    made: storing this answer would silently replace that one. Kept as a draft."""
+
+    status = 409
+    form_again = True
+    default_message = gettext_lazy(
+        "You answered this question in another tab or window after this form was "
+        "opened, so this answer was not sent and the other one stands. Yours is kept "
+        "below: send it again to replace it."
     )
 
 
@@ -69,6 +112,7 @@ class AnswerInvalid(SubmissionRefused):
     """The answer does not fit the question; the form is shown again with it."""
 
     status = 422
+    form_again = True
 
 
 @dataclass(frozen=True)
@@ -145,27 +189,42 @@ def answer_submit(
     if not user.is_authenticated:
         _keep_logged_out(raw_token=raw_token, question=question, post=post)
         return KeptWhileLoggedOut()
-    token = _token_of_this_login(
-        user=user, session=session, question=question, raw_token=raw_token, post=post
-    )
+    kept = answer_raw(post)
+    try:
+        token = _token_of_this_login(
+            user=user, session=session, question=question, raw_token=raw_token, post=post
+        )
+    except FormUnusable:
+        raise FormOutOfDate(keep=kept) from None
     revision = (
         question.current_revision
         if token.revision_id == question.current_revision_id
         else QuestionRevision.objects.filter(pk=token.revision_id, question=question).first()
     )
     if revision is None:
-        raise FormUnusable(_("This form does not belong to this question."))
+        raise FormOutOfDate(keep=kept)
     if question.is_retired:
         raise QuestionRetired()
-    kept = answer_raw(post)
+    if revision.pk != question.current_revision_id and key_changed(
+        revision_content(revision), revision_content(question.current_revision)
+    ):
+        raise FormOfChangedQuestion(keep=kept)
     try:
         answer = answer_parse(revision=revision, keys=kept["keys"], text=post.get("text", ""))
     except AnswerInvalid as invalid:
         invalid.keep, invalid.revision = kept, revision
         raise
-    stored = attempt_store(
-        learner=user, revision=revision, nonce=token.nonce, answer=answer, language=language
-    )
+    try:
+        stored = attempt_store(
+            learner=user,
+            revision=revision,
+            nonce=token.nonce,
+            answer=answer,
+            language=language,
+            latest_seen=token.latest,
+        )
+    except AnsweredSince:
+        raise FormOfEarlierAnswer(keep=kept) from None
     return Answered(revision=revision, **stored)
 
 

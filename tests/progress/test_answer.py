@@ -105,37 +105,6 @@ def test_answer_without_htmx_redirects_to_the_question(seeds_imported, post_answ
     assert Attempt.objects.count() == 1
 
 
-def test_answer_is_graded_against_the_revision_the_form_showed(
-    seeds_imported, post_answer, phase_token
-):
-    from io import StringIO
-
-    from django.core.management import call_command
-
-    token = phase_token("q-10-01")
-    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
-    text = path.read_text()
-    # The key moves from B to A in the file while the learner is on the page.
-    text = text.replace(
-        "          es: bf16 tiene el exponente de 8 bits de fp32, dando rango dinámico "
-        "equivalente a fp32\n        correct: true",
-        "          es: bf16 tiene el exponente de 8 bits de fp32, dando rango dinámico "
-        "equivalente a fp32",
-    ).replace(
-        "dando valores de gradiente más precisos\n",
-        "dando valores de gradiente más precisos\n        correct: true\n",
-    )
-    path.write_text(text, "utf-8")
-    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
-
-    post_answer("q-10-01", choice=["B"], token=token)
-
-    attempt = Attempt.objects.get()
-    assert attempt.revision.number == 1
-    assert attempt.correct is True
-    assert Question.objects.get(code="q-10-01").current_revision.number == 2
-
-
 def test_answer_after_session_expired_keeps_text_as_draft(
     seeds_imported, post_answer, phase_token, client, learner
 ):
@@ -220,9 +189,8 @@ def test_cached_cards_still_get_fresh_tokens_per_render(
     one, two = form_token(first, "q-10-01"), form_token(second, "q-10-01")
     assert one != two
     assert "placeholder" not in second
-    post_answer("q-10-01", choice=["A"], token=one)
     post_answer("q-10-01", choice=["B"], token=two)
-    assert list(Attempt.objects.values_list("correct", flat=True)) == [False, True]
+    assert list(Attempt.objects.values_list("correct", flat=True)) == [True]
 
 
 def _feedback_section(html: str) -> str:

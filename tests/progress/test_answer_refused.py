@@ -82,7 +82,7 @@ def test_answer_with_forged_token_is_refused(seeds_imported, post_answer):
     response = post_answer("q-10-01", choice=["B"], token="forged:token")
 
     assert response.status_code == 400
-    assert "This form is out of date" in response.content.decode()
+    assert "This form was out of date, so your answer was not sent" in response.content.decode()
     assert Attempt.objects.count() == 0
 
 

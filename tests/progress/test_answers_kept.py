@@ -1,0 +1,175 @@
+"""Forms the learner cannot send as they are (a key corrected since, an answer sent from
+another tab since, a token that no longer reads, a page left across a new login): the
+answer is not stored, and what the learner sent comes back in the form, kept."""
+
+import re
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+from django.test import Client
+
+from progress.models import Attempt, Draft
+from quizzes.models import Question
+
+HTMX = {"HX-Request": "true"}
+
+PHASE_10 = "phase-10-init-norm-residuals.yaml"
+
+
+def _move_key_of_q_10_01_to_a(seed_dir):
+    path = seed_dir / PHASE_10
+    text = path.read_text()
+    moved = text.replace(
+        "          es: bf16 tiene el exponente de 8 bits de fp32, dando rango dinámico "
+        "equivalente a fp32\n        correct: true",
+        "          es: bf16 tiene el exponente de 8 bits de fp32, dando rango dinámico "
+        "equivalente a fp32",
+    ).replace(
+        "dando valores de gradiente más precisos\n",
+        "dando valores de gradiente más precisos\n        correct: true\n",
+    )
+    assert moved != text
+    path.write_text(moved, "utf-8")
+    call_command("import_quizzes", str(seed_dir), stdout=StringIO())
+
+
+def _reword_q_10_01(seed_dir):
+    path = seed_dir / PHASE_10
+    text = path.read_text()
+    reworded = text.replace("dando rango dinámico", "con rango dinámico", 1)
+    assert reworded != text
+    path.write_text(reworded, "utf-8")
+    call_command("import_quizzes", str(seed_dir), stdout=StringIO())
+
+
+def _token_in(html: str, code: str) -> str:
+    match = re.search(
+        rf'action="/question/{code}/answer/".*?name="token" value="([^"]+)"', html, re.S
+    )
+    assert match, html
+    return match.group(1)
+
+
+def test_a_form_made_before_its_key_was_corrected_is_sent_back_with_the_answer(
+    seeds_imported, post_answer, phase_token, learner
+):
+    token = phase_token("q-10-01")
+    _move_key_of_q_10_01_to_a(seeds_imported)
+
+    response = post_answer("q-10-01", choice=["B"], token=token)
+
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "This question was corrected after you opened it" in html
+    assert re.search(r'value="B"[^>]*checked', html)  # the learner's choice, kept
+    assert Attempt.objects.count() == 0
+    assert Draft.objects.get(learner=learner).answer["keys"] == ["B"]
+    # Sent again from the form it got back: graded by the corrected key.
+    post_answer("q-10-01", choice=["B"], token=_token_in(html, "q-10-01"))
+    attempt = Attempt.objects.get()
+    assert attempt.revision.number == 2
+    assert attempt.correct is False
+
+
+def test_a_form_made_before_a_rewording_is_graded_by_the_revision_it_showed(
+    seeds_imported, post_answer, phase_token
+):
+    token = phase_token("q-10-01")
+    _reword_q_10_01(seeds_imported)
+
+    response = post_answer("q-10-01", choice=["B"], token=token)
+
+    assert response.status_code == 200
+    attempt = Attempt.objects.get()
+    assert attempt.revision.number == 1
+    assert attempt.correct is True
+    assert Question.objects.get(code="q-10-01").current_revision.number == 2
+
+
+def test_an_answer_from_a_tab_overtaken_by_another_is_sent_back_not_stored_over_it(
+    seeds_imported, post_answer, phase_token, learner
+):
+    old_tab = phase_token("q-10-03")
+    new_tab = phase_token("q-10-03")
+    post_answer("q-10-03", text="the identity path carries the gradient", token=new_tab)
+
+    response = post_answer("q-10-03", text="no idea, something about layers", token=old_tab)
+
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "You answered this question in another tab or window" in html
+    assert ">no idea, something about layers</textarea>" in html
+    assert Attempt.objects.count() == 1
+    assert Draft.objects.get(learner=learner).answer["text"] == "no idea, something about layers"
+    # The form it came back in replaces the other answer when sent.
+    post_answer("q-10-03", text="no idea, something about layers", token=_token_in(html, "q-10-03"))
+    assert Attempt.objects.count() == 2
+
+
+def test_a_double_click_still_stores_one_attempt_and_shows_its_feedback(
+    seeds_imported, post_answer, phase_token
+):
+    token = phase_token("q-10-01")
+
+    first = post_answer("q-10-01", choice=["B"], token=token)
+    second = post_answer("q-10-01", choice=["B"], token=token)
+
+    assert (first.status_code, second.status_code) == (200, 200)
+    assert "is-right" in second.content.decode()
+    assert Attempt.objects.count() == 1
+
+
+@pytest.mark.parametrize("token", ["forged:token", "x", "of another question"])
+def test_an_unusable_token_gives_the_form_back_with_the_answer(
+    seeds_imported, post_answer, phase_token, learner, token
+):
+    if token == "of another question":
+        token = phase_token("q-10-01")
+
+    response = post_answer("q-10-03", text="my long careful answer", token=token)
+
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "This form was out of date, so your answer was not sent" in html
+    assert ">my long careful answer</textarea>" in html
+    assert Draft.objects.get(learner=learner).answer["text"] == "my long careful answer"
+    assert Attempt.objects.count() == 0
+
+
+def test_a_page_left_open_across_a_new_login_gives_the_form_back_not_an_empty_card(
+    seeds_imported, learner, phase_token
+):
+    """Logging in again in another tab changes the CSRF secret: the old tab's htmx post
+    fails Django's CSRF check. The card gets its form back with the text and a form
+    that works, instead of losing the text box."""
+    old = Client(enforce_csrf_checks=True)
+    old.force_login(learner)
+    html = old.get("/phase/10/").content.decode()
+    token = _token_in(html, "q-10-03")
+    old.cookies["csrftoken"] = "x" * 32  # the other tab's new login set a new secret
+
+    response = old.post(
+        "/question/q-10-03/answer/",
+        {"token": token, "text": "typed before the other tab logged in"},
+        headers={**HTMX, "X-CSRFToken": "stale" * 6 + "ab"},
+    )
+
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert ">typed before the other tab logged in</textarea>" in html
+    assert "was not sent" in html
+    assert Attempt.objects.count() == 0
+    # The form it got back carries what this browser's cookie now accepts.
+    field = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    again = old.post(
+        "/question/q-10-03/answer/",
+        {
+            "token": _token_in(html, "q-10-03"),
+            "text": "typed before the other tab logged in",
+            "csrfmiddlewaretoken": field,
+        },
+        headers=HTMX,
+    )
+    assert again.status_code == 200
+    assert Attempt.objects.count() == 1
