@@ -302,6 +302,7 @@ def draft(request: HtmxHttpRequest, code: str) -> HttpResponse:
 
 @require_GET
 def my_progress(request: HtmxHttpRequest) -> HttpResponse:
+    forecast = review_forecast(learner=request.user)
     return render(
         request,
         "progress/my_progress.html",
@@ -309,7 +310,8 @@ def my_progress(request: HtmxHttpRequest) -> HttpResponse:
             "phases": learner_progress(learner=request.user),
             "history": attempt_history(learner=request.user),
             "cards": review_summary(learner=request.user),
-            "forecast": review_forecast(learner=request.user),
+            "forecast": forecast,
+            "forecast_total": sum(count for _day, count in forecast),
             "activity": activity_by_day(learner=request.user),
         },
     )

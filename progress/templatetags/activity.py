@@ -2,6 +2,7 @@
 progress/_activity.html, colours in the stylesheet (the CSP allows no inline styles)."""
 
 from django import template
+from django.utils.translation import get_language
 
 register = template.Library()
 
@@ -47,4 +48,7 @@ def activity_chart(days):
         "answers": sum(d.answers for d in days),
         "right": sum(d.right for d in days),
         "most": most,
+        # A day and its month's abbreviation: "9 Nov", and in Spanish, whose month
+        # names are not capitalised, "9 nov".
+        "month_day": "j b" if (get_language() or "en").startswith("es") else "j M",
     }

@@ -272,39 +272,6 @@ def test_reviews_page_never_reveals_the_key_before_answering(
                 assert not says(card, alternative), (question.code, alternative)
 
 
-def test_my_progress_draws_the_last_four_weeks_of_activity(seeds_imported, learner_client, learner):
-    from datetime import timedelta
-
-    import time_machine
-    from django.utils import timezone
-
-    now = timezone.now()
-    with time_machine.travel(now - timedelta(days=2), tick=False):
-        answer(learner, "q-10-01", keys=["B"])  # right
-        answer(learner, "q-10-02", keys=["A"])  # wrong
-    with time_machine.travel(now - timedelta(days=40), tick=False):
-        answer(learner, "q-10-04", keys=["B"])  # too old to show
-
-    html = " ".join(learner_client.get("/progress/").content.decode().split())
-
-    assert html.count('class="bar-total"') == 1
-    assert html.count('class="bar-right"') == 1
-    assert '<desc id="activity-desc">2 answers, 1 right.</desc>' in html
-    assert ": 2 answers, 1 right</title>" in html
-
-
-def test_the_activity_legend_agrees_in_number_in_spanish(seeds_imported, learner_client, learner):
-    answer(learner, "q-10-01", keys=["B"])
-    learner_client.post("/language/", {"language": "es", "next": "/"})
-
-    html = " ".join(learner_client.get("/progress/").content.decode().split())
-
-    assert (
-        '<span class="key-right"></span> acertadas · <span class="key-total"></span> no acertadas'
-        in html
-    )
-
-
 @pytest.mark.parametrize("url", ["/", "/phase/10/", "/progress/", "/reviews/"])
 def test_learner_pages_show_no_template_syntax(seeds_imported, learner_client, url):
     html = learner_client.get(url).content.decode()
