@@ -146,3 +146,15 @@ def test_invite_link_copy_button(page, site, cohort):
     copied = page.evaluate("navigator.clipboard.readText()")
     assert re.fullmatch(r"http://[^/]+/invite/[^/\s]+/", copied)
     assert copied in shown
+
+
+def test_an_instructor_who_only_uses_the_admin_reads_times_in_their_own_zone(browser, site):
+    UserFactory(username="tokyo-teacher", is_staff=True, is_superuser=True)
+    context = browser.new_context(locale="en-US", timezone_id="Asia/Tokyo")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+
+    log_in(page, site, "tokyo-teacher")
+
+    page.get_by_text("Times in Asia/Tokyo.").wait_for()
+    context.close()
