@@ -4,7 +4,8 @@ read-only or limited to the cohorts an instructor teaches. Imported by teaching/
 from django.contrib import admin
 from django.contrib.admin.utils import unquote
 from django.contrib.auth import get_user_model
-from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
 from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
@@ -77,6 +78,12 @@ class UserCohortFilter(TaughtCohortFilter):
 
 
 admin.site.unregister(get_user_model())
+admin.site.unregister(Group)
+
+
+@admin.register(Group)
+class CheckedGroupAdmin(ChangelistInputMixin, GroupAdmin):
+    """Django's group admin, its list refusing lookups no filter makes (a 400)."""
 
 
 @admin.register(get_user_model())
