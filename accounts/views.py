@@ -70,6 +70,9 @@ def _link_page(request, *, token, model, redeem, template):
                 status=410,
             )
         login(request, user, backend=BACKEND)
+        # The browser that made the account is the account's own (accounts/throttle.py):
+        # failures from elsewhere must not keep its owner out of it.
+        request.known_device_for = user.get_username()
         return redirect("home")
     response = render(request, template, {"form": form})
     # The token is in this page's address: never send it to another site. ("no-referrer"

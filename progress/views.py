@@ -287,6 +287,8 @@ def _form_again(
 @require_POST
 def draft(request: HtmxHttpRequest, code: str) -> HttpResponse:
     question = get_object_or_404(Question, code=code)
+    if question.is_retired:  # takes no answers, so keeps no drafts either
+        return HttpResponse(status=410)
     try:
         draft_submit(
             user=request.user,

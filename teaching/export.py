@@ -1,5 +1,7 @@
 """The CSV export of a cohort's attempts, streamed."""
 
+import re
+
 from django.db.models.fields.json import KT
 from django.utils import translation
 
@@ -14,10 +16,18 @@ from .selectors import cohort_attempts, cohort_learner_ids
 BOM = "\ufeff"
 
 
+# A formula's first character (and its full-width forms) at the start of the cell or
+# after anything a spreadsheet may split a cell at: a Spanish-locale spreadsheet splits
+# at ";", which Python's csv does not quote, so ";=1+1" would start a cell of its own.
+_FORMULA_START = re.compile(r"(^|[;,\t\r\n])(\s*)([=+\-@|＝＋－＠｜])")
+
+
 def csv_safe(value):
-    """Learner-typed text must not run as a spreadsheet formula."""
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
+    """Learner-typed text must not run as a spreadsheet formula: a quote goes before
+    each place one could start ("'=1+1", "a;'=1+1")."""
+    if isinstance(value, str):
+        value = _FORMULA_START.sub(r"\1\2'\3", value)
+        return "'" + value if value[:1] in ("\t", "\r") else value
     return value
 
 

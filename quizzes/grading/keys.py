@@ -239,8 +239,7 @@ def _kept_from(read: tuple[Alternative, ...], vocabulary: Vocabulary) -> tuple[A
 
     def plain(alternative: Alternative) -> bool:
         return not alternative.negative and not any(
-            vocabulary.prevents(s.phrases) or _reduces(s) or s is LESS
-            for s in alternative.slots
+            vocabulary.prevents(s.phrases) or _reduces(s) or s is LESS for s in alternative.slots
         )
 
     preventing = any(

@@ -94,10 +94,10 @@ def test_login_success_clears_the_addresss_failures(client):
     assert LoginThrottle.objects.get(username="ana", address="").failures == 4
 
 
-def lock_the_account_from_ten_addresses(client):
+def lock_the_account_from_ten_addresses(client, username="ana"):
     for n in range(10):
         for _ in range(5):
-            login(client, "ana", "wrong", address=f"198.51.100.{n}")
+            login(client, username, "wrong", address=f"198.51.100.{n}")
 
 
 def test_login_owner_on_a_known_device_gets_in_while_others_lock_the_account(client):
@@ -199,3 +199,22 @@ def test_login_success_gives_the_address_key_its_try_back(client):
     login(client, "ana", address="203.0.113.60")
 
     assert LoginThrottle.objects.get(username=" *", address="203.0.113.60").failures == 1
+
+
+def test_the_browser_that_redeemed_an_invite_is_the_accounts_own(client):
+    """An account made by a link has never logged in through the form: its browser
+    must still be exempt from the account's lock, or anyone could keep a new learner
+    (or the first superuser) out from day one."""
+    from accounts.services import invite_create
+    from tests.accounts.test_links import NEW_PASSWORD, account_form, link_path
+
+    _invite, url = invite_create(note="x")
+    client.post(link_path(url), account_form("lina"))
+    client.post("/logout/")
+    lock_the_account_from_ten_addresses(Client(), username="lina")
+
+    owner = login(client, "lina", NEW_PASSWORD, address="192.0.2.77")
+    stranger = login(Client(), "lina", NEW_PASSWORD, address="192.0.2.78")
+
+    assert owner.status_code == 302
+    assert "Too many failed logins" in stranger.content.decode()

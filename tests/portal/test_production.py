@@ -371,3 +371,32 @@ def test_gunicorn_access_log_hides_tokens_behind_percent_encoding(path):
 
     assert secret[4:] not in line
     assert "/[redacted]/" in line
+
+
+def test_healthz_answers_plain_http_where_every_other_page_goes_to_https(tmp_path):
+    """Production settings, in their own process: a plain-HTTP health check is answered,
+    any other page is sent to https://."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("DJANGO_")}
+    script = (
+        "import django, os; os.environ['DJANGO_SETTINGS_MODULE']='portal.settings.production';"
+        "django.setup();"
+        "from django.test import Client; from django.test.utils import setup_test_environment;"
+        "setup_test_environment(); c = Client();"
+        "print(c.get('/healthz', HTTP_HOST='portal.example.org').status_code,"
+        " c.get('/login/', HTTP_HOST='portal.example.org').status_code)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=clean
+        | {
+            "DJANGO_SECRET_KEY": "x" * 60,
+            "DJANGO_ALLOWED_HOSTS": "portal.example.org",
+            "DATABASE_URL": f"sqlite:///{tmp_path / 'healthz.sqlite3'}",
+        },
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert result.stdout.split()[-2:] == ["200", "301"], result.stderr

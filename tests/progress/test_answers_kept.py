@@ -173,3 +173,15 @@ def test_a_page_left_open_across_a_new_login_gives_the_form_back_not_an_empty_ca
     )
     assert again.status_code == 200
     assert Attempt.objects.count() == 1
+
+
+def test_a_retired_question_keeps_no_draft(seeds_imported, learner_client, phase_token):
+    token = phase_token("q-10-03")
+    Question.objects.filter(code="q-10-03").update(retired_at="2026-01-01T00:00Z")
+
+    response = learner_client.post(
+        "/question/q-10-03/draft/", {"token": token, "text": "typing"}, headers=HTMX
+    )
+
+    assert response.status_code == 410
+    assert Draft.objects.count() == 0
