@@ -272,7 +272,8 @@ class CohortAdmin(
             },
             messages.SUCCESS,
         )
-        if form.cleaned_data["verdict"] == "right" and not was_right and attempt.text:
+        free = attempt.revision.is_free  # a key change is proposed for free text only
+        if form.cleaned_data["verdict"] == "right" and not was_right and free:
             url = reverse("admin:teaching_cohort_key_change", args=[cohort.pk, attempt.pk])
             self.message_user(
                 request,
@@ -289,7 +290,7 @@ class CohortAdmin(
     def _cohort_attempt(self, request, cohort, attempt_id) -> Attempt:
         """An attempt of one of the cohort's learners (staff left out), else a 404."""
         return get_object_or_404(
-            Attempt.objects.select_related("question", "learner"),
+            Attempt.objects.select_related("question", "learner", "revision"),
             pk=attempt_id,
             learner_id__in=cohort_learner_ids(cohort),
         )
@@ -299,7 +300,7 @@ class CohortAdmin(
         answers: every learner's for a superuser, else those of the cohorts taught."""
         cohort = self._cohort(request, pk)
         attempt = self._cohort_attempt(request, cohort, attempt_id)
-        if not attempt.text:
+        if not attempt.revision.is_free:
             raise Http404
         learner_ids = None
         if not request.user.is_superuser:

@@ -133,3 +133,28 @@ def test_regrade_after_unit_change_grades_the_stored_reading(numeric_dir):
 
     assert out.getvalue().startswith("0 attempt(s) change")
     assert Regrade.objects.count() == 0
+
+
+def test_a_wrong_numeric_answer_offers_no_key_change_which_is_for_free_text(
+    client, instructor, cohort
+):
+    from progress.models import Attempt
+
+    wrong = Attempt.objects.get(learner__username="l3")  # "7": wrong
+    learner = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{wrong.learner_id}/"
+    client.force_login(instructor)
+
+    drill_down = client.get(learner).content.decode()
+    overridden = client.post(
+        f"{learner}attempt/{wrong.pk}/override/",
+        {"verdict": "right", "reason": "GiB were meant"},
+        follow=True,
+    ).content.decode()
+    key_change = client.get(
+        f"/admin/teaching/cohort/{cohort.pk}/results/attempt/{wrong.pk}/key-change/"
+    )
+
+    assert "key-change-link" not in drill_down
+    assert "marked right." in overridden
+    assert "See the key change it suggests" not in overridden
+    assert key_change.status_code == 404
