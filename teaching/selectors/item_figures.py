@@ -8,10 +8,12 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db.models import Count
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from progress.models import LearnerQuestion
 from quizzes.enums import QuestionKind
+from quizzes.grading import mention_label
 from quizzes.models import Question
 
 from ..answer_groups import override_counts
@@ -164,10 +166,13 @@ def answer_patterns_attach(
         stats.picked_answers += n
         for key in pattern:
             stats.picks[key] = stats.picks.get(key, 0) + n
+    # Each mention named as the learner's feedback names it: a few phrasings in the
+    # reader's language, not the twenty a key may list.
+    language = (translation.get_language() or "en")[:2]
     for question in questions:
         if question.pk in free:
             items[question.pk].mention_misses = [
-                (" / ".join(alternatives), misses[question.pk].get(index, 0))
+                (mention_label(alternatives, language), misses[question.pk].get(index, 0))
                 for index, alternatives in enumerate(question.current_revision.expected)
             ]
 
