@@ -80,3 +80,34 @@ def test_numeric_answer_in_the_browser(page, site, axe_check, language):
     axe_check(page, f"numeric feedback ({language})")
     if SHOTS:
         page.screenshot(path=str(Path(SHOTS) / f"numeric-{language}.png"), full_page=True)
+
+
+def test_an_explanation_that_is_a_number_stays_inside_the_card_on_a_phone(
+    live_server, page, tmp_path
+):
+    """Markdown reads a line such as "65504." as a list starting at 65504: its marker
+    is wider than a list's indent and used to hang out of the card."""
+    (tmp_path / "phase-92-max.yaml").write_text(
+        "format: 1\nphase: 92\nslug: max\ntitle: {en: Max}\nquestions:\n"
+        "  - id: q-92-01\n    kind: numeric\n    title: {en: fp16 max}\n"
+        "    prompt: {en: The largest finite fp16 value?}\n    answer: 65504\n"
+        '    explanation: {en: "65504."}\n',
+        "utf-8",
+    )
+    call_command("import_quizzes", str(tmp_path), stdout=StringIO())
+    create_account(page, live_server.url)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(live_server.url + "/phase/92/")
+    card = page.locator("#q-92-01")
+    card.locator("input[name=text]").fill("65000")
+    card.get_by_role("button", name="Check answer").click()
+
+    listed = card.locator(".explanation ol")
+    listed.wait_for()
+    inside = listed.evaluate(
+        "ol => getComputedStyle(ol).listStylePosition === 'inside' &&"
+        " ol.getBoundingClientRect().left >="
+        " ol.closest('.feedback').getBoundingClientRect().left"
+    )
+
+    assert inside
