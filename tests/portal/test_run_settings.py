@@ -106,3 +106,22 @@ def test_invite_after_make_run_on_another_port_names_that_port(settings, tmp_pat
     call_command("invite", stdout=out)
 
     assert out.getvalue().startswith("http://127.0.0.1:8311/invite/")
+
+
+@pytest.mark.django_db
+def test_prepare_by_hand_drops_the_address_an_earlier_make_run_kept(
+    settings, tmp_path, monkeypatch
+):
+    """`prepare` run by hand, then runserver on a port of one's own: the setup link it
+    prints must not name the port `make run` served last week."""
+    settings.SERVED_URL_FILE = tmp_path / ".served_url"
+    settings.SERVED_URL_FILE.write_text("http://127.0.0.1:8123\n")
+    settings.PORTAL_BASE_URL = "http://127.0.0.1:8123"
+    monkeypatch.delenv("PORTAL_BASE_URL", raising=False)
+    out = StringIO()
+
+    call_command("prepare", stdout=out)
+
+    assert not settings.SERVED_URL_FILE.exists()
+    assert "http://127.0.0.1:8000/setup/" in out.getvalue()
+    assert "8123" not in out.getvalue()
