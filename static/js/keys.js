@@ -22,6 +22,19 @@
       (tag === "INPUT" && !/^(radio|checkbox|button|submit)$/.test(target.type));
   }
 
+  // A link to a question ("Continue", "Next question", an index entry) lands on its
+  // card: a free or numeric question's text box takes the focus there, so the learner
+  // types at once (a choice question's card keeps it, for 1–9).
+  function focusLinkedBox() {
+    var card = location.hash ? document.getElementById(location.hash.slice(1)) : null;
+    if (!card || !card.matches("article.question")) return;
+    var box = card.querySelector("form.answer-form [name=text]");
+    if (box && document.activeElement !== box) box.focus();
+  }
+  // Once the page has loaded: the browser focuses the linked card itself then.
+  window.addEventListener("load", function () { setTimeout(focusLinkedBox, 0); });
+  window.addEventListener("hashchange", focusLinkedBox);
+
   document.addEventListener("keydown", function (event) {
     var target = event.target;
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && target.tagName === "TEXTAREA") {

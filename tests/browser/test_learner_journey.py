@@ -4,6 +4,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from playwright.sync_api import expect
 from django.urls import reverse
 
 from progress.models import Attempt
@@ -195,3 +196,13 @@ def test_instructor_admin_pages_work_under_the_csp(page, site, axe_check):
     page.get_by_label("Note").fill("for ana's friend")
     page.get_by_role("button", name="Save", exact=True).click()
     assert page.get_by_text("Invite link (shown only now").is_visible()
+
+
+def test_a_link_to_a_free_question_puts_the_cursor_in_its_text_box(page, site):
+    create_account(page, site, "kit")
+
+    page.goto(site + reverse("progress:phase", args=[10]) + "#q-10-03")
+
+    expect(page.locator("#q-10-03-text")).to_be_focused()
+    page.keyboard.type("identity path")
+    assert page.locator("#q-10-03-text").input_value() == "identity path"
