@@ -4,8 +4,8 @@ import re
 from datetime import timedelta
 
 import pytest
-from playwright.sync_api import expect
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from progress.models import Attempt
 
