@@ -29,6 +29,12 @@ class Cohort(models.Model):
         blank=True,
         limit_choices_to={"is_staff": True},
         verbose_name=_("instructors"),
+        # A staff account outside the group has no admin permissions: the admin shows
+        # it nothing, and nothing said why (the UX walk).
+        help_text=_(
+            "Staff accounts only. An instructor also needs the Instructors group (Users, "
+            "the account, Groups) to open the cohort's pages."
+        ),
     )
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
 

@@ -94,3 +94,9 @@ def test_a_cohorts_own_pages_leave_the_lists_counts_out(client, seeds_imported, 
 
     cohort_reads = [q["sql"] for q in queries if 'FROM "progress_cohort"' in q["sql"]]
     assert cohort_reads and not any("doubts" in sql for sql in cohort_reads)
+
+
+def test_the_cohort_form_says_an_instructor_needs_the_instructors_group(admin_client):
+    html = admin_client.get("/admin/teaching/cohort/add/").content.decode()
+
+    assert "An instructor also needs the Instructors group" in html
