@@ -72,8 +72,8 @@ class FormOfEndedLogin(SubmissionRefused):
     status = 409
     form_again = True
     default_message = gettext_lazy(
-        "This form was made before you last logged in, so it was not sent. "
-        "Your answer is kept below: check it and send it again."
+        "This form was made before you last logged in or changed your password, so it "
+        "was not sent. Your answer is kept below: check it and send it again."
     )
 
 
