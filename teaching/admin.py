@@ -311,7 +311,8 @@ class CohortAdmin(
         if proposal is None:
             raise Http404
         title = _("Key change for %(question)s") % {"question": attempt.question.code}
-        context = {**self._context(request, cohort, title), "proposal": proposal}
+        context = self._context(request, cohort, title)
+        context |= {"proposal": proposal, "attempt": attempt}
         return TemplateResponse(request, "admin/teaching/cohort/key_change.html", context)
 
     def export_view(self, request, pk):

@@ -137,6 +137,16 @@ def test_key_change_page_shows_the_proposal(client, cohort, instructor):
     assert "<td>3: dominates / domina / most of the norm / " in html
     assert "Dry run over 4 stored answers to this question by the learners of your cohorts" in html
     assert "<td>2</td> <td>0</td>" in html
+    # Back to where such a page is opened from: the learner's answers, the To check list.
+    attempt = target()
+    learner = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{attempt.learner_id}/"
+    assert (
+        f'<a href="{learner}#attempt-{attempt.pk}">{attempt.learner.username}' + "'s answers</a>"
+        in html
+    )
+    assert (
+        f'<a href="/admin/teaching/cohort/{cohort.pk}/to-check/">The answers to check</a>' in html
+    )
 
 
 def test_key_change_page_in_spanish(client, cohort, instructor):
