@@ -8,7 +8,7 @@ revision the form showed, a random nonce and a binding to the login that rendere
 - The revision is what the answer is graded against, even if an import changed the
   question's wording meanwhile (an import that changed its key refuses the form, see
   `FormOfChangedQuestion`); the question ties the token to one form (a token sent to
-  another question's URL is refused).
+  another question's URL is refused, its text given back in that question's form).
 - The learner's latest attempt at the question when the form was made (0: none): an
   answer sent from a form that another tab's answer has overtaken is refused, not
   stored over it (`FormOfEarlierAnswer`). None in tokens that do not say.
@@ -113,8 +113,9 @@ def token_read(raw: str, *, max_age: timedelta = MAX_AGE) -> SubmissionToken:
     except (signing.BadSignature, ValueError, TypeError) as exc:
         raise BadToken(str(exc)) from None
     latest = rest[0] if len(rest) == 1 else None
-    if len(rest) > 1 or not all(
-        isinstance(v, int) for v in (learner_id, question_id, revision_id, latest or 0)
-    ):
+    ids = (learner_id, question_id, revision_id)
+    if len(rest) > 1 or not all(isinstance(v, int) for v in ids):
+        raise BadToken("malformed token")
+    if not (latest is None or isinstance(latest, int)):
         raise BadToken("malformed token")
     return SubmissionToken(learner_id, question_id, revision_id, str(nonce), str(binding), latest)

@@ -48,6 +48,7 @@ from .services import (
     draft_save,
     draft_submit,
 )
+from .tokens import SESSION_KEY as TOKEN_SESSION_KEY
 from .tokens import token_binding, token_issue
 
 CARD = "progress/_question.html"
@@ -189,6 +190,8 @@ def _answer_csrf_refused(request: HtmxHttpRequest, code: str) -> HttpResponse | 
     question = question_to_answer(code)
     if question is None or question.is_retired:
         return None
+    if TOKEN_SESSION_KEY not in request.session:
+        return None  # a token would write a form key into the session: the plain 403
     refused = FormOutOfDate(keep=answer_raw(request.POST))
     state = question_state(learner=request.user, question=question)
     _show_form(request, state)
@@ -276,6 +279,8 @@ def _form_again(
     # The form keeps showing the revision its token named, even if an import changed
     # the question meanwhile.
     state.form_revision = refused.revision
+    if request.POST.get("context") == "reviews":
+        _in_reviews(state)  # sent again, it lands back on the reviews page's feedback
     _show_form(request, state)
     state.draft, state.kept, state.error = refused.keep, None, refused.message
     return render(

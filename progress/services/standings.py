@@ -43,6 +43,8 @@ def standing_add(attempt: Attempt, *, latest_seen: int | None = None) -> Learner
                 "latest_pattern": attempt.pattern,
             },
         )
+        if not created and latest_seen is not None and standing.latest_attempt_id != latest_seen:
+            raise AnsweredSince  # another first answer made the standing meanwhile
     if created:
         _phase_counts_add(attempt)
         # The phase's first-try total on the standings that carry it: each of the

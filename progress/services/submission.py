@@ -189,6 +189,8 @@ def answer_submit(
     if not user.is_authenticated:
         _keep_logged_out(raw_token=raw_token, question=question, post=post)
         return KeptWhileLoggedOut()
+    if question.is_retired:  # before the token: a retired question keeps no draft
+        raise QuestionRetired()
     kept = answer_raw(post)
     try:
         token = _token_of_this_login(
@@ -203,8 +205,6 @@ def answer_submit(
     )
     if revision is None:
         raise FormOutOfDate(keep=kept)
-    if question.is_retired:
-        raise QuestionRetired()
     if revision.pk != question.current_revision_id and key_changed(
         revision_content(revision), revision_content(question.current_revision)
     ):

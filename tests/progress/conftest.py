@@ -26,8 +26,10 @@ def phase_token(learner_client):
 
 @pytest.fixture
 def post_answer(learner_client, phase_token):
-    def post(code, *, choice=(), text=None, token=None, htmx=True, client=None):
+    def post(code, *, choice=(), text=None, token=None, htmx=True, client=None, context=None):
         data = {"token": token or phase_token(code), "choice": list(choice)}
+        if context is not None:
+            data["context"] = context
         if text is not None:
             data["text"] = text
         headers = {"HX-Request": "true"} if htmx else {}

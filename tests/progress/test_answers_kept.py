@@ -185,3 +185,35 @@ def test_a_retired_question_keeps_no_draft(seeds_imported, learner_client, phase
 
     assert response.status_code == 410
     assert Draft.objects.count() == 0
+
+
+def test_a_retired_question_with_an_unusable_token_keeps_no_draft(seeds_imported, post_answer):
+    Question.objects.filter(code="q-10-03").update(retired_at="2026-01-01T00:00Z")
+
+    response = post_answer("q-10-03", text="typed for a retired question", token="forged")
+
+    assert response.status_code == 410
+    assert Draft.objects.count() == 0
+
+
+def test_a_form_sent_back_on_the_reviews_page_stays_a_review(seeds_imported, post_answer):
+    response = post_answer("q-10-03", text="my answer", token="forged", context="reviews")
+
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert '<input type="hidden" name="context" value="reviews">' in html
+
+
+def test_a_csrf_failure_before_any_form_of_this_login_writes_nothing_to_the_session(
+    seeds_imported, learner
+):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(learner)
+
+    response = client.post(
+        "/question/q-10-03/answer/", {"token": "x", "text": "typed"}, headers=HTMX
+    )
+
+    assert response.status_code == 403
+    assert "did not accept that form" in response.content.decode()
+    assert "_form_key" not in client.session
