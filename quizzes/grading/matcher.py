@@ -30,6 +30,7 @@ from .keys import (
 )
 from .lexical_field import field_found, mention_fields
 from .text import Tokens, is_number, is_symbol, tokenize
+from .vocabulary import Vocabulary
 
 __all__ = [
     "Alternative",
@@ -62,10 +63,9 @@ class Reading:
     # Tokens inside a fixed expression ("square root", "in order to") → the expressions:
     # such a token matches a one-word phrasing only where the phrasing is one of them.
     fixed: dict[int, set[tuple[str, ...]]] = field(default_factory=dict)
-    # Words that may stand between a word and its number (the vocabulary's).
-    comparing: frozenset[str] = frozenset()
-    particles: frozenset[str] = frozenset()  # of phrasal verbs (the vocabulary's)
-    postposed_negations: tuple[tuple[str, ...], ...] = ()  # the vocabulary's
+    # The key's vocabulary: the words of comparison, phrasal verbs' particles and
+    # negations that follow what they deny.
+    vocabulary: Vocabulary | None = None
 
 
 def read_answer(*, key: CompiledKey, text: str) -> Reading:
@@ -121,9 +121,7 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
         cues,
         at,
         fixed,
-        vocabulary.comparing,
-        vocabulary.particles,
-        vocabulary.postposed_negations,
+        vocabulary,
     )
 
 
@@ -145,7 +143,7 @@ def occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
                 nxt = last + 1
                 # An English particle may stand after the verb's object: "blow the
                 # training up" is "blow up", "zero them out" is "zero out".
-                reach = PARTICLE_REACH if word in reading.particles else 0
+                reach = PARTICLE_REACH if word in reading.vocabulary.particles else 0
                 while (
                     nxt < len(matches)
                     and word not in matches[nxt]
@@ -190,12 +188,12 @@ def _negated(reading: Reading, window: Sequence[Occurrence]) -> bool:
     n = bisect.bisect_right(reading.cues, last)
     # A cue that qualifies what stands before it ("generalises poorly", "funciona mal",
     # "has nothing to do with it", "no tiene nada que ver").
-    norms = reading.tokens.norms
+    norms, postposed = reading.tokens.norms, reading.vocabulary.postposed_negations
     for cue in reading.cues[n:]:
         between = reading.content_before[cue] - reading.content_before[last + 1]
         if reading.clauses[cue] != clause or between > NEGATION_REACH:
             break
-        if any(tuple(norms[cue : cue + len(p)]) == p for p in reading.postposed_negations):
+        if any(tuple(norms[cue : cue + len(p)]) == p for p in postposed):
             return True
     while n > 0:
         n -= 1
@@ -214,6 +212,7 @@ def _bound_numbers(reading: Reading, slots: Sequence[Slot], window: list[Occurre
     comparison aside), on either side: "3σ", "z > 3", "z-score above 3", "three standard
     deviations"; so does a word of degree ("less random", "menos aleatorio")."""
     content, norms = reading.content_before, reading.tokens.norms
+    comparing = reading.vocabulary.comparing
     for k, slot in enumerate(slots):
         if slot.number and len(slots) > 1:
             a, b = window[k], window[k + 1 if k + 1 < len(slots) else k - 1]
@@ -224,7 +223,7 @@ def _bound_numbers(reading: Reading, slots: Sequence[Slot], window: list[Occurre
                 # ("2 sigma over 3 steps" is 2 sigma), only comparison words between.
                 right is window[k]
                 and not _number_before(reading, left.first)
-                and all(content[i + 1] == content[i] or norms[i] in reading.comparing for i in gap)
+                and all(content[i + 1] == content[i] or norms[i] in comparing for i in gap)
             ):
                 return False
     return True
