@@ -76,7 +76,7 @@ def _show_form(request: HtmxHttpRequest, state: QuestionState, binding: str = ""
         question_id=state.question.pk,
         revision_id=state.revision.pk,
         binding=binding or None,
-        latest=(state.latest.pk if state.latest is not None else 0) if state.latest_read else None,
+        latest=state.latest_seen,
     )
 
 
@@ -192,11 +192,9 @@ def _answer_csrf_refused(request: HtmxHttpRequest, code: str) -> HttpResponse | 
         return None
     if TOKEN_SESSION_KEY not in request.session:
         return None  # a token would write a form key into the session: the plain 403
-    refused = FormOutOfDate(keep=answer_raw(request.POST))
-    state = question_state(learner=request.user, question=question)
-    _show_form(request, state)
-    state.draft, state.kept, state.error = refused.keep, None, refused.message
-    return render(request, f"{CARD}#question-body", {"state": state, "focus": True}, status=403)
+    return _form_fragment(
+        request, question, FormOutOfDate(keep=answer_raw(request.POST)), status=403
+    )
 
 
 answer.csrf_refused = _answer_csrf_refused
@@ -275,6 +273,13 @@ def _form_again(
         request.session.setdefault(FORM_ERRORS, {})[question.code] = refused.message
         request.session.modified = True
         return redirect(again_href(phase_number=question.phase.number, code=question.code))
+    return _form_fragment(request, question, refused, status=refused.status)
+
+
+def _form_fragment(
+    request: HtmxHttpRequest, question: Question, refused: SubmissionRefused, *, status: int
+) -> HttpResponse:
+    """The card's form with what was sent, the refusal's message and a fresh token."""
     state = question_state(learner=request.user, question=question)
     # The form keeps showing the revision its token named, even if an import changed
     # the question meanwhile.
@@ -283,9 +288,7 @@ def _form_again(
         _in_reviews(state)  # sent again, it lands back on the reviews page's feedback
     _show_form(request, state)
     state.draft, state.kept, state.error = refused.keep, None, refused.message
-    return render(
-        request, f"{CARD}#question-body", {"state": state, "focus": True}, status=refused.status
-    )
+    return render(request, f"{CARD}#question-body", {"state": state, "focus": True}, status=status)
 
 
 @login_not_required  # drafts are kept for the token's learner even after the session ends

@@ -110,6 +110,14 @@ class QuestionState:
     checked: bool = False
 
     @property
+    def latest_seen(self) -> int | None:
+        """What a form's token names as the latest attempt it was made after: its id, 0
+        for none, None where it was not read."""
+        if not self.latest_read:
+            return None
+        return self.latest.pk if self.latest is not None else 0
+
+    @property
     def grading(self) -> dict:
         """What the grader found (picks, mentions), as it now stands."""
         entry = self.verdict_entry

@@ -22,10 +22,6 @@ def standing_add(attempt: Attempt, *, latest_seen: int | None = None) -> Learner
     attempt id the answer's form showed (0: none); another one standing there now raises
     AnsweredSince, and the transaction undoes the attempt."""
     standing, created = standing_locked(attempt), False
-    if latest_seen is not None:
-        standing_latest = standing.latest_attempt_id if standing is not None else 0
-        if standing_latest != latest_seen:
-            raise AnsweredSince
     if standing is None:
         standing, created = LearnerQuestion.objects.select_for_update().get_or_create(
             learner_id=attempt.learner_id,
@@ -43,8 +39,9 @@ def standing_add(attempt: Attempt, *, latest_seen: int | None = None) -> Learner
                 "latest_pattern": attempt.pattern,
             },
         )
-        if not created and latest_seen is not None and standing.latest_attempt_id != latest_seen:
-            raise AnsweredSince  # another first answer made the standing meanwhile
+    # Checked on the standing as this transaction holds it; one just made had none.
+    if latest_seen is not None and (0 if created else standing.latest_attempt_id) != latest_seen:
+        raise AnsweredSince
     if created:
         _phase_counts_add(attempt)
         # The phase's first-try total on the standings that carry it: each of the
