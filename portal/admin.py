@@ -72,15 +72,18 @@ class ChangelistInputMixin:
         return super().lookup_allowed(lookup, value, request)
 
     def changelist_view(self, request, extra_context=None):
-        response = self._changelist_view(request, extra_context)
+        self._refuse_bad_input(request)
+        response = super().changelist_view(request, extra_context)
         if hasattr(response, "render") and not response.is_rendered:
+            # The list's query runs while it renders: its refusals are ours. (Rendered
+            # here, so a subclass that changes context_data afterwards changes nothing.)
             try:
-                response.render()  # the list's query runs here: its refusals are ours
+                response.render()
             except (OverflowError, DataError) as error:
                 raise BadRequest("a filter value the database cannot take") from error
         return response
 
-    def _changelist_view(self, request, extra_context=None):
+    def _refuse_bad_input(self, request) -> None:
         if self.date_hierarchy:
             year = request.GET.get(f"{self.date_hierarchy}__year")
             # Year 1 and 9999 too: their first or last day in another time zone is
@@ -97,4 +100,3 @@ class ChangelistInputMixin:
                     raise BadRequest("selected id is no id") from None
                 if parsed is None or (isinstance(parsed, int) and parsed not in INT64):
                     raise BadRequest("selected id is no id")
-        return super().changelist_view(request, extra_context)
