@@ -5,8 +5,7 @@ from django.core.exceptions import PermissionDenied
 
 from portal import sql
 
-from .services import login_key
-from .throttle import device_account, login_attempt_begin, login_attempt_finish
+from .throttle import device_known, login_attempt_begin, login_attempt_finish
 
 
 class ThrottledModelBackend(ModelBackend):
@@ -17,7 +16,7 @@ class ThrottledModelBackend(ModelBackend):
         if username is None:
             username = kwargs.get(UserModel.USERNAME_FIELD, "")
         address = request.META.get("REMOTE_ADDR") if request is not None else None
-        known_device = device_account(request) == login_key(username or "")
+        known_device = device_known(request, username or "")
         ticket = login_attempt_begin(
             username=username or "", address=address, known_device=known_device
         )

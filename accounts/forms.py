@@ -12,8 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from .enums import Language
-from .services import login_key
-from .throttle import device_account, login_attempt_begin, login_attempt_finish
+from .throttle import device_known, login_attempt_begin, login_attempt_finish
 
 
 class NoColonMixin:
@@ -68,7 +67,7 @@ class ThrottledOldPasswordMixin:
         ticket = login_attempt_begin(
             username=username,
             address=self.request.META.get("REMOTE_ADDR") if self.request else None,
-            known_device=device_account(self.request) == login_key(username),
+            known_device=device_known(self.request, username),
         )
         if ticket.locked_until is not None:
             raise forms.ValidationError(

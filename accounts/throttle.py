@@ -24,12 +24,14 @@ quiet minutes once the wait is over, or at a success from that address.
 
 Why a known-device cookie: the username key would still let ten addresses keep anyone's
 account, the superuser's included, locked by name. A successful login leaves a signed
-cookie in the browser naming the account (`DEVICE_COOKIE`, a year); a try from that
+cookie in the browser that marks the account (`DEVICE_COOKIE`, a year); a try from that
 browser for that account is not counted on, nor held by, the username key or the
-address key, only by its own (username, address) key. The cookie is signed with
-SECRET_KEY, so it cannot be forged, and it carries no password or session: a stolen
-one gains a guesser only the per-address allowance. An owner on a new browser waits
-out the account's back-off like anyone.
+address key, only by its own (username, address) key. The mark is a keyed hash of the
+username, not the username: whoever reads the cookie (a shared computer, a backup of a
+browser profile) learns no account name from it. It is signed with SECRET_KEY, so it
+cannot be forged, and it carries no password or session: a stolen one gains a guesser
+only the per-address allowance. An owner on a new browser waits out the account's
+back-off like anyone.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 
 from .models import LoginThrottle
 from .services import login_key
@@ -93,19 +96,25 @@ def back_off(failures: int, ceiling: int) -> timedelta:
     return min(BACK_OFF_FIRST * 2**doublings, BACK_OFF_MAX)
 
 
-def device_account(request) -> str | None:
-    """The account this browser logged in to before (its signed cookie), or None."""
+def _device_mark(username: str) -> str:
+    """What the cookie holds for an account: a keyed hash of its login key."""
+    return salted_hmac(DEVICE_SALT, login_key(username), algorithm="sha256").hexdigest()[:32]
+
+
+def device_known(request, username: str) -> bool:
+    """Whether this browser logged in to `username` before (its signed cookie)."""
     if request is None:
-        return None
-    return request.get_signed_cookie(
+        return False
+    mark = request.get_signed_cookie(
         DEVICE_COOKIE, default=None, salt=DEVICE_SALT, max_age=DEVICE_COOKIE_AGE
     )
+    return mark is not None and constant_time_compare(mark, _device_mark(username))
 
 
 def device_cookie_set(response, username: str) -> None:
     response.set_signed_cookie(
         DEVICE_COOKIE,
-        login_key(username),
+        _device_mark(username),
         salt=DEVICE_SALT,
         max_age=int(DEVICE_COOKIE_AGE.total_seconds()),
         secure=settings.SESSION_COOKIE_SECURE,

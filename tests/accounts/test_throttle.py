@@ -125,6 +125,16 @@ def test_login_known_device_cookie_names_one_account(client):
     assert "Too many failed logins" in response.content.decode()
 
 
+def test_login_known_device_cookie_does_not_name_the_account(client):
+    UserFactory(username="anabelle")
+
+    login(client, "anabelle", address="192.0.2.1")
+
+    value = client.cookies["known_device"].value
+    assert value
+    assert "anabelle" not in value.lower()
+
+
 def test_login_forged_device_cookie_is_no_exemption(client):
     UserFactory(username="ana")
     lock_the_account_from_ten_addresses(Client())
