@@ -285,6 +285,22 @@ def test_a_draft_save_logs_no_htmx_warning(browser, site, language):
     assert errors == []
 
 
+def draft_stored_wait(username, code, text, timeout=15.0):
+    """Wait until the learner's draft of question `code` holds `text` (a sent beacon is
+    stored by the server in its own time); fail the test if it never does."""
+    import time
+
+    from progress.models import Draft
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        drafts = Draft.objects.filter(learner__username=username, question__code=code)
+        if any(draft.answer.get("text") == text for draft in drafts):
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"no draft {text!r} of {code} stored for {username}")
+
+
 @pytest.mark.parametrize(("language", "leave"), [("en", "link"), ("es", "language")])
 def test_words_typed_right_before_leaving_the_page_are_kept(browser, site, language, leave):
     page, errors = learner_page(browser, site, f"hasty-{language}", language)
@@ -299,6 +315,9 @@ def test_words_typed_right_before_leaving_the_page_are_kept(browser, site, langu
     else:
         with page.expect_navigation():
             page.locator(".language-form button").click()
+    # The beacon is sent as the page goes; under load the server may store it after the
+    # next page has loaded. Wait for it, as a learner coming back later would.
+    draft_stored_wait(f"hasty-{language}", "q-10-03", "identity path")
 
     page.goto(site + "/phase/10/")
     kept = page.locator("#q-10-03 textarea").input_value()
