@@ -32,8 +32,10 @@ from .services import (
     link_check,
     profile_language_set,
     setup_redeem,
+    token_hash,
 )
 from .signals import SESSION_LANGUAGE
+from .throttle import link_form_held, link_form_refused
 
 BACKEND = "accounts.backends.ThrottledModelBackend"
 
@@ -53,7 +55,13 @@ def _link_page(request, *, token, model, redeem, template):
 
     language = request.LANGUAGE_CODE if request.LANGUAGE_CODE in Language.values else "en"
     form = AccountCreateForm(request.POST or None, initial={"language": language})
-    if request.method == "POST" and form.is_valid():
+    held = request.method == "POST" and link_form_held(token_hash(token))
+    if held:
+        # Not validated: its answer about the username is what the hold withholds. What
+        # was typed comes back (the passwords never do).
+        typed = {name: request.POST.get(name, "")[:150] for name in ("username", "language")}
+        form = AccountCreateForm(initial={"language": language} | typed)
+    if request.method == "POST" and not held and form.is_valid():
         try:
             user = redeem(
                 token=token,
@@ -74,7 +82,9 @@ def _link_page(request, *, token, model, redeem, template):
         # failures from elsewhere must not keep its owner out of it.
         request.known_device_for = user.get_username()
         return redirect("home")
-    response = render(request, template, {"form": form})
+    if request.method == "POST" and not held:
+        link_form_refused(token_hash(token))
+    response = render(request, template, {"form": form, "held": held}, status=429 if held else 200)
     # The token is in this page's address: never send it to another site. ("no-referrer"
     # would also make the browser send "Origin: null", which fails the CSRF check.)
     response["Referrer-Policy"] = "same-origin"

@@ -196,6 +196,45 @@ def test_invite_username_taken_in_another_case_is_refused(client):
     assert User.objects.count() == 1
 
 
+def test_invite_form_is_held_after_many_refused_usernames(client):
+    """Each refused username tells whether an account has it: one link must not list
+    them all. Once held, a post is not even checked, and makes no account."""
+    from accounts.throttle import LINK_FAILURES
+
+    UserFactory(username="held-taken")
+    invite, url = invite_create()
+    for _ in range(LINK_FAILURES):
+        refused = client.post(link_path(url), account_form("held-taken"))
+        assert refused.status_code == 200
+
+    held = client.post(link_path(url), account_form("held-taken"))
+    free_name = client.post(link_path(url), account_form("held-free"))
+
+    page = held.content.decode()
+    assert held.status_code == 429
+    assert "Too many tries with this link" in page
+    assert "already exists" not in page
+    assert 'value="held-taken"' in page  # what was typed comes back
+    assert free_name.status_code == 429
+    invite.refresh_from_db()
+    assert invite.used_at is None
+    assert not User.objects.filter(username="held-free").exists()
+
+
+def test_invite_form_hold_is_per_link(client):
+    from accounts.throttle import LINK_FAILURES
+
+    _invite, url = invite_create()
+    _other, other_url = invite_create()
+    for _ in range(LINK_FAILURES):
+        client.post(link_path(url), account_form("x") | {"password2": "different-Pass-99"})
+
+    response = client.post(link_path(other_url), account_form("per-link"), follow=True)
+
+    assert response.status_code == 200
+    assert User.objects.filter(username="per-link").exists()
+
+
 def test_admin_creates_invite_and_shows_the_link_once(admin_client):
     response = admin_client.post("/admin/accounts/invite/add/", {"note": "spring"}, follow=True)
 
