@@ -101,7 +101,9 @@ def username_skeleton(username: str) -> str:
     if username.isascii():
         return username.casefold()
     latin = {}
-    for found in confusables.is_confusable(username, greedy=True, preferred_aliases=["latin"]):
+    # is_confusable gives False, not an empty list, when no letter looks like another.
+    found_all = confusables.is_confusable(username, greedy=True, preferred_aliases=["latin"])
+    for found in found_all or ():
         for glyph in found["homoglyphs"]:
             if len(glyph["c"]) == 1 and categories.alias(glyph["c"]) == "LATIN":
                 latin[found["character"]] = glyph["c"]

@@ -235,6 +235,26 @@ def test_invite_form_hold_is_per_link(client):
     assert User.objects.filter(username="per-link").exists()
 
 
+@pytest.mark.parametrize("username", ["José", "Ñandú", "zoë", "日本"])
+def test_invite_accepts_accented_and_non_latin_usernames(client, username):
+    _invite, url = invite_create()
+
+    response = client.post(link_path(url), account_form(username))
+
+    assert response.status_code == 302
+    assert User.objects.filter(username=username).exists()
+
+
+def test_invite_works_once_an_accented_username_exists(client):
+    UserFactory(username="José")
+    _invite, url = invite_create()
+
+    response = client.post(link_path(url), account_form("learner5"))
+
+    assert response.status_code == 302
+    assert User.objects.filter(username="learner5").exists()
+
+
 def test_admin_creates_invite_and_shows_the_link_once(admin_client):
     response = admin_client.post("/admin/accounts/invite/add/", {"note": "spring"}, follow=True)
 
