@@ -34,8 +34,10 @@ class ThrottleMessageMixin:
         minutes = max(1, round((locked_until - timezone.now()).total_seconds() / 60))
         return forms.ValidationError(
             ngettext(
-                "Too many failed logins for this username. Try again in %(minutes)d minute.",
-                "Too many failed logins for this username. Try again in %(minutes)d minutes.",
+                "Too many failed logins with this username or from this network. Try again "
+                "in %(minutes)d minute.",
+                "Too many failed logins with this username or from this network. Try again "
+                "in %(minutes)d minutes.",
                 minutes,
             )
             % {"minutes": minutes},

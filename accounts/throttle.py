@@ -25,13 +25,14 @@ quiet minutes once the wait is over, or at a success from that address.
 Why a known-device cookie: the username key would still let ten addresses keep anyone's
 account, the superuser's included, locked by name. A successful login leaves a signed
 cookie in the browser that marks the account (`DEVICE_COOKIE`, a year); a try from that
-browser for that account is not counted on, nor held by, the username key or the
-address key, only by its own (username, address) key. The mark is a keyed hash of the
-username, not the username: whoever reads the cookie (a shared computer, a backup of a
-browser profile) learns no account name from it. It is signed with SECRET_KEY, so it
-cannot be forged, and it carries no password or session: a stolen one gains a guesser
-only the per-address allowance. An owner on a new browser waits out the account's
-back-off like anyone.
+browser for that account is not counted on, nor held by, the username key, the address
+key or the (username, address) key a classmate behind the same address fills by typing
+the owner's name, only by a (username, "device " + address) key of its own. The mark
+is a keyed hash of the username, not the username: whoever reads the cookie (a shared
+computer, a backup of a browser profile) learns no account name from it. It is signed
+with SECRET_KEY, so it cannot be forged, and it carries no password or session: a stolen
+one gains a guesser only the per-address allowance. An owner on a new browser waits out
+the account's back-off like anyone.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ BACK_OFF_MAX = timedelta(minutes=15)
 DEVICE_COOKIE = "known_device"
 DEVICE_COOKIE_AGE = timedelta(days=365)
 DEVICE_SALT = "accounts.throttle.device"
+# The address part of a known device's key ("device 192.0.2.1"): no address starts so.
+DEVICE_ADDRESS = "device "
 
 
 @dataclass(frozen=True)
@@ -147,7 +150,10 @@ def login_attempt_begin(
 ) -> LoginTicket:
     """Count one attempt before the password is checked; the ticket says if it is refused.
     `known_device`: the browser's cookie names this account (see the module's docstring)."""
-    ticket = LoginTicket(login_key(username), address_key(address), known_device)
+    address_ = address_key(address)
+    if known_device:  # its own key: a guesser at this address cannot hold it
+        address_ = f"{DEVICE_ADDRESS}{address_}"[:45]
+    ticket = LoginTicket(login_key(username), address_, known_device)
     now = timezone.now()
     with transaction.atomic():
         rows = []

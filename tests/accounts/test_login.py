@@ -58,8 +58,9 @@ def test_login_throttles_after_five_failures(client):
     refused = login(client, "ana")
 
     assert refused.status_code == 200
-    assert "Too many failed logins for this username. Try again in 1 minute." in (
-        refused.content.decode()
+    assert (
+        "Too many failed logins with this username or from this network. Try again in 1 minute."
+        in refused.content.decode()
     )
     assert "_auth_user_id" not in client.session
     assert AuditEvent.objects.filter(kind=AuditKind.LOGIN_FAILED).count() == 5

@@ -113,6 +113,33 @@ def test_login_owner_on_a_known_device_gets_in_while_others_lock_the_account(cli
     assert "Too many failed logins" in stranger.content.decode()
 
 
+def test_login_classmate_at_the_same_address_cannot_lock_the_owner_out(client):
+    UserFactory(username="ana")
+    login(client, "ana", address="192.0.2.1")
+    client.post("/logout/")
+    classmate = Client()
+    for _ in range(8):
+        login(classmate, "ana", "wrong", address="192.0.2.1")
+
+    owner = login(client, "ana", address="192.0.2.1")
+    stranger = login(Client(), "ana", address="192.0.2.1")
+
+    assert owner.status_code == 302
+    assert "Too many failed logins" in stranger.content.decode()
+
+
+def test_login_owner_on_a_known_device_is_held_by_their_own_failures(client):
+    UserFactory(username="ana")
+    login(client, "ana", address="192.0.2.1")
+    client.post("/logout/")
+    for _ in range(5):
+        login(client, "ana", "wrong", address="192.0.2.1")
+
+    response = login(client, "ana", address="192.0.2.1")
+
+    assert "Too many failed logins" in response.content.decode()
+
+
 def test_login_known_device_cookie_names_one_account(client):
     UserFactory(username="ana")
     UserFactory(username="bea")
