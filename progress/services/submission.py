@@ -186,11 +186,11 @@ def answer_submit(
     Raises a `SubmissionRefused`; nothing is recorded then, except what the learner
     typed, kept as a draft where the poster may keep it.
     """
+    if question.is_retired:  # before the token: a retired question keeps no draft
+        raise QuestionRetired()
     if not user.is_authenticated:
         _keep_logged_out(raw_token=raw_token, question=question, post=post)
         return KeptWhileLoggedOut()
-    if question.is_retired:  # before the token: a retired question keeps no draft
-        raise QuestionRetired()
     kept = answer_raw(post)
     try:
         token = _token_of_this_login(

@@ -196,6 +196,19 @@ def test_a_retired_question_with_an_unusable_token_keeps_no_draft(seeds_imported
     assert Draft.objects.count() == 0
 
 
+def test_a_retired_question_keeps_no_draft_sent_logged_out(
+    seeds_imported, post_answer, phase_token, client
+):
+    token = phase_token("q-10-03")
+    client.logout()
+    Question.objects.filter(code="q-10-03").update(retired_at="2026-01-01T00:00Z")
+
+    response = post_answer("q-10-03", text="typed after the session", token=token, client=client)
+
+    assert response.status_code == 410
+    assert Draft.objects.count() == 0
+
+
 def test_a_form_sent_back_on_the_reviews_page_stays_a_review(seeds_imported, post_answer):
     response = post_answer("q-10-03", text="my answer", token="forged", context="reviews")
 
