@@ -36,7 +36,13 @@ class TrustedProxyMiddleware:
     """Behind the proxies named in TRUSTED_PROXIES, REMOTE_ADDR becomes the client's
     address: the nearest X-Forwarded-For entry that is not one of our proxies. Anything
     further left was written by the client and could be forged, so it is never read.
-    Without trusted proxies, X-Forwarded-For is ignored altogether."""
+    Without trusted proxies, X-Forwarded-For is ignored altogether.
+
+    X-Forwarded-Proto (production's SECURE_PROXY_SSL_HEADER: "this came over https") is
+    believed from a trusted proxy, or, with none named, from this machine (gunicorn on
+    127.0.0.1 behind a proxy on the same host, `make serve`'s default). From anyone else
+    it is dropped: a client reaching gunicorn directly would otherwise pass plain HTTP
+    off as HTTPS, skipping the redirect and getting Secure cookies over plain HTTP."""
 
     def __init__(self, get_response):
         self.get_response = get_response
@@ -47,6 +53,9 @@ class TrustedProxyMiddleware:
 
     def __call__(self, request):
         peer = _address(request.META.get("REMOTE_ADDR", ""))
+        proxied = self._is_trusted(peer) if self.trusted else bool(peer and peer.is_loopback)
+        if not proxied:
+            request.META.pop("HTTP_X_FORWARDED_PROTO", None)
         forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
         if self.trusted and forwarded and self._is_trusted(peer):
             for entry in reversed(forwarded.split(",")):

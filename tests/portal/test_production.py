@@ -248,6 +248,26 @@ def test_forwarded_for_is_ignored_without_trusted_proxies(client):
     assert AuditEvent.objects.get(kind=AuditKind.LOGIN_FAILED).ip_address == "10.0.0.5"
 
 
+@pytest.mark.parametrize(
+    ("trusted", "peer", "believed"),
+    [
+        ([], "127.0.0.1", True),  # make serve: gunicorn behind a proxy on this machine
+        ([], "203.0.113.9", False),  # a client reaching gunicorn directly
+        (["10.0.0.0/8"], "10.0.0.5", True),
+        (["10.0.0.0/8"], "127.0.0.1", False),
+        (["10.0.0.0/8"], "203.0.113.9", False),
+    ],
+)
+def test_forwarded_proto_is_believed_only_from_a_proxy(client, settings, trusted, peer, believed):
+    settings.TRUSTED_PROXIES = trusted
+    settings.SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    settings.SECURE_SSL_REDIRECT = True
+
+    response = client.get("/login/", REMOTE_ADDR=peer, HTTP_X_FORWARDED_PROTO="https")
+
+    assert response.status_code == (200 if believed else 301)
+
+
 def test_gunicorn_access_log_hides_setup_and_invite_tokens():
     from datetime import timedelta
     from types import SimpleNamespace
