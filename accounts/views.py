@@ -137,13 +137,17 @@ def _page_to_return_to(request: HttpRequest, next_url: str) -> str:
 @require_POST
 def language_set(request: HttpRequest) -> HttpResponse:
     """Switch the language: kept in the session, on the profile for the next login, and
-    in the language cookie, so the login page speaks it after logging out too."""
+    in the language cookie, so the login page speaks it after logging out too. Logged
+    out, the cookie alone keeps it: a visitor's switch must not make a session (a row
+    kept for two weeks) for anyone who posts here."""
     language = request.POST.get("language", "")
     response = HttpResponseRedirect(_page_to_return_to(request, request.POST.get("next", "")))
     if language in Language.values:
-        request.session[SESSION_LANGUAGE] = language
         if request.user.is_authenticated:
+            request.session[SESSION_LANGUAGE] = language
             profile_language_set(user=request.user, language=language)
+        else:  # one left from before would win over the cookie
+            request.session.pop(SESSION_LANGUAGE, None)
         language_cookie_set(response, language)
     return response
 

@@ -218,6 +218,18 @@ def test_login_page_follows_the_language_cookie_then_accept_language(client, db)
     assert '<html lang="en">' in by_cookie.content.decode()
 
 
+def test_logged_out_language_switch_makes_no_session(client, db):
+    from django.contrib.sessions.models import Session
+
+    response = client.post("/language/", {"language": "es", "next": "/login/"})
+    page = client.get("/login/", HTTP_ACCEPT_LANGUAGE="en")
+
+    assert response.status_code == 302
+    assert client.cookies["django_language"].value == "es"
+    assert '<html lang="es">' in page.content.decode()
+    assert Session.objects.count() == 0
+
+
 def password_change(client, old, path="/password/"):
     new = "another-Long-pass-77"
     return client.post(path, {"old_password": old, "new_password1": new, "new_password2": new})
