@@ -269,9 +269,20 @@ def _number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
     return _("Write a number in digits, such as 3.5, 3,5 or 2.4e9.")
 
 
+# Invisible characters that change how text around them looks, not what it says: the
+# direction embeddings, overrides and isolates (an override shows a reversed answer as
+# a plain one to the instructor who reads it) and the zero-width space, word joiner and
+# byte-order mark (they split a word the grader looks for, unseen). Taken out of a
+# typed answer before it is graded and stored; no answer needs them (the bidirectional
+# algorithm lays out Arabic or Hebrew text without them).
+_INVISIBLE = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200B, 0x2060, 0xFEFF])
+
+
 def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> dict:
     """Check a submitted answer against the question's shape and return it as stored:
-    a numeric answer keeps the text as typed and its reading in plain notation."""
+    a numeric answer keeps the text as typed (less the invisible characters above) and
+    its reading in plain notation."""
+    text = text.translate(_INVISIBLE)
     if revision.kind == QuestionKind.NUMERIC:
         if "\x00" in text:
             raise AnswerInvalid(_("The answer contains characters that cannot be stored."))

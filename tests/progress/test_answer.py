@@ -247,3 +247,14 @@ def test_htmx_answer_runs_fixed_queries(
 
     assert response.status_code == 200
     assert "2 tries" in response.content.decode()
+
+
+def test_invisible_characters_are_taken_out_of_a_free_answer(seeds_imported, post_answer):
+    """A direction override would show a reversed answer as a plain one to the
+    instructor; a zero-width space would hide a word from the grader, unseen."""
+    response = post_answer("q-10-03", text="\u202eiden\u200btity path\u202c")
+
+    attempt = Attempt.objects.get()
+    assert response.status_code == 200
+    assert attempt.answer["text"] == "identity path"
+    assert attempt.correct is True
