@@ -44,6 +44,7 @@ from .to_check import to_check_counted
 from .to_check_admin import CohortToCheckAdminMixin
 
 LEARNERS_PER_PAGE = 250
+ATTEMPTS_PER_PAGE = 100  # the learner drill-down: each row is a few kB of HTML
 
 
 class Echo:
@@ -187,10 +188,12 @@ class CohortAdmin(
             "learner": learner.get_username(),
             "cohort": cohort.name,
         }
+        attempts = learner_attempts(cohort=cohort, learner_id=learner.pk)
+        page = Paginator(attempts, ATTEMPTS_PER_PAGE).get_page(request.GET.get("page"))
         context = {
             **self._context(request, cohort, title),
             "learner": learner,
-            "attempts": learner_attempts(cohort=cohort, learner_id=learner.pk),
+            "page": page,
             "can_override": self.has_override_permission(request),
         }
         return TemplateResponse(request, "admin/teaching/cohort/learner.html", context)

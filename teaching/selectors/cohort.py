@@ -1,7 +1,7 @@
 """A cohort's learners and attempts, as the other selectors and the export read them."""
 
 from django.db import connection
-from django.db.models import Count, OuterRef, Subquery, Value
+from django.db.models import Count, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
 from progress.models import Attempt
@@ -38,9 +38,10 @@ def cohort_attempts(*, cohort: Cohort):
     return Attempt.objects.filter(learner_id__in=cohort_learner_ids(cohort))
 
 
-def learner_attempts(*, cohort: Cohort, learner_id: int) -> list[Attempt]:
-    """Every attempt of one cohort member, newest first, with regrades."""
-    return list(
+def learner_attempts(*, cohort: Cohort, learner_id: int) -> QuerySet[Attempt]:
+    """Every attempt of one cohort member, newest first, with regrades: a query, for the
+    page to read one page of (a learner may have thousands)."""
+    return (
         cohort_attempts(cohort=cohort)
         .filter(learner_id=learner_id)
         .select_related("question", "question__phase", "revision")

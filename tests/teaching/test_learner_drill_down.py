@@ -40,3 +40,28 @@ def test_a_long_free_answer_is_folded_after_its_start(
     assert f"<summary>{summary}</summary>" in cell
     assert cell.count("end") == 1 and "x" * 9000 in cell  # the whole, once, folded
     assert f'<td class="answer-cell">{short.text}</td>' in html  # a short one stays whole
+
+
+def test_a_learner_with_many_attempts_is_shown_a_page_at_a_time(
+    client, seeds_imported, instructor, monkeypatch
+):
+    import teaching.admin
+
+    monkeypatch.setattr(teaching.admin, "ATTEMPTS_PER_PAGE", 3)
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    attempts = [answer(ana, "q-10-03", text=f"try number {n}") for n in range(7)]
+    client.force_login(instructor)
+    url = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/"
+
+    first = client.get(url).content.decode()
+    last = client.get(url + "?page=3").content.decode()
+    beyond = client.get(url + "?page=99")
+
+    assert "7 attempts" in first
+    assert [f"try number {n}" in first for n in range(7)] == [False] * 4 + [True] * 3
+    assert "Page 1 of 3" in first and "?page=2" in first
+    assert f'id="attempt-{attempts[0].pk}"' in last and "try number 1" not in last
+    assert beyond.status_code == 200  # past the end: the last page
