@@ -109,6 +109,9 @@ MIDDLEWARE = [
 # Proxies (addresses or networks) whose X-Forwarded-For is believed: the audit log and
 # the login throttle then see the client's address instead of the proxy's.
 TRUSTED_PROXIES = env_list("DJANGO_TRUSTED_PROXIES", [])
+# Answers one learner may send a minute (progress/services/pace.py). The load benches
+# raise it: a few hundred accounts stand for many more learners there.
+ANSWERS_PER_MINUTE = int(os.environ.get("DJANGO_ANSWERS_PER_MINUTE") or 30)
 
 # No 'unsafe-inline' anywhere: scripts and styles come from our static files only.
 CONTENT_SECURITY_POLICY = {

@@ -21,6 +21,7 @@ from ..models import Attempt, Draft, LearnerQuestion, ReviewCard
 from ..tokens import LOGGED_OUT_MAX_AGE, MAX_AGE, BadToken, SubmissionToken, token_read
 from .attempts import attempt_store
 from .drafts import draft_save
+from .pace import answer_pace_take
 from .standings import AnsweredSince
 
 MAX_ANSWER_CHARS = 10_000
@@ -100,6 +101,17 @@ class FormOfEarlierAnswer(SubmissionRefused):
         "You answered this question in another tab or window after this form was "
         "opened, so this answer was not sent and the other one stands. Yours is kept "
         "below: send it again to replace it."
+    )
+
+
+class AnsweringTooFast(SubmissionRefused):
+    """More answers in a minute than a person sends (services/pace.py). Kept as a draft."""
+
+    status = 429
+    form_again = True
+    default_message = gettext_lazy(
+        "You sent many answers in a short time, so this one was not sent. It is kept "
+        "below: wait a minute, then send it again."
     )
 
 
@@ -214,6 +226,8 @@ def answer_submit(
     except AnswerInvalid as invalid:
         invalid.keep, invalid.revision = kept, revision
         raise
+    if not answer_pace_take(user):
+        raise AnsweringTooFast(keep=kept)
     try:
         stored = attempt_store(
             learner=user,

@@ -183,3 +183,20 @@ def test_answer_without_a_valid_csrf_token_is_refused(seeds_imported, phase_toke
 
     assert response.status_code == 403
     assert Attempt.objects.count() == 0
+
+
+def test_answers_faster_than_a_person_sends_are_refused_with_the_text_kept(
+    seeds_imported, post_answer, settings
+):
+    settings.ANSWERS_PER_MINUTE = 2
+    for n in range(2):
+        assert post_answer("q-10-03", text=f"answer {n}").status_code == 200
+
+    response = post_answer("q-10-03", text="my third answer, kept")
+
+    html = response.content.decode()
+    assert response.status_code == 429
+    assert "wait a minute, then send it again" in html
+    assert ">my third answer, kept</textarea>" in html
+    assert Attempt.objects.count() == 2
+    assert Draft.objects.get().answer["text"] == "my third answer, kept"
