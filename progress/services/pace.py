@@ -19,10 +19,8 @@ def answer_pace_take(user) -> bool:
     minute = int(time.time() // 60)
     # date_joined: a new account that reuses a deleted one's id starts its own count.
     key = f"answer-pace:{user.pk}:{user.date_joined.timestamp()}:{minute}"
-    cache.add(key, 0, timeout=120)
     try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=120)
-        count = 1
+        count = cache.incr(key)  # the common case: one of this minute's later answers
+    except ValueError:  # the minute's first answer; add() loses to a parallel first
+        count = 1 if cache.add(key, 1, timeout=120) else cache.incr(key)
     return count <= settings.ANSWERS_PER_MINUTE
