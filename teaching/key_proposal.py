@@ -2,10 +2,16 @@
 words to add to which mention, as the YAML line to paste, and what that change would do
 to the stored answers (a dry run with the pure grading functions: nothing is written).
 
-The words proposed are simple on purpose, so an author can see where they come from:
-the answer's words that no mention or reject entry matched, without stop words and
-negation cues, in the order written. The YAML stays the source of truth: the author
-trims the phrase, edits the file, imports and regrades.
+The words proposed come from the answer, as written, so an author can see where they
+come from: runs of its words that no mention or reject entry matched (two to MAX_WORDS
+words that are not stop words, single words last; no stop word or negation cue at
+either end, no negation cue inside), those with two words the question itself does not
+say first ("three times the deviation" before "when the loss", for a question about
+loss spikes), then the shortest. Up to PHRASES_PER_MENTION of them that make the answer
+right once added to the missed mention are proposed, each with its dry run, for the
+instructor to choose. When none does (another mention is missing too, or the matcher
+reads none as the mention), all those words, in the order written. The YAML stays the
+source of truth: the author trims the phrase, edits the file, imports and regrades.
 """
 
 from __future__ import annotations
@@ -22,11 +28,13 @@ from portal.languages import LANGUAGE_CODES
 from progress.models import Attempt
 from quizzes.enums import QuestionKind
 from quizzes.grading import grade_free
-from quizzes.grading.text import tokenize
+from quizzes.grading.text import stems, tokenize
 from quizzes.grading.vocabulary import vocabulary_load
 from quizzes.models import QuestionRevision
 
 MAX_WORDS = 6  # a phrase longer than this is a sentence, not a way of saying a mention
+MAX_TRIES = 120  # candidate phrases graded per missed mention, at most (a long answer)
+PHRASES_PER_MENTION = 3
 
 
 @dataclass
@@ -37,6 +45,7 @@ class MentionChange:
     alternatives: list[str]
     phrase: str
     answer_right: bool = False  # the learner's answer right with this change alone
+    others_missing: bool = False  # other mentions are missing too: no one change does it
     to_right: int = 0  # stored answers wrong by the key now, right with the change
     to_wrong: int = 0  # and the other way round
 
@@ -110,6 +119,65 @@ def leftover_phrase(*, text: str, covered: list[tuple[int, int]]) -> str:
     return " ".join(chosen.values())
 
 
+def candidate_phrases(*, text: str, covered: list[tuple[int, int]], prompt: str = "") -> list[str]:
+    """Runs of the answer's words outside every matched span, as written (lower case),
+    each once: single words last; first those with two words or more that are neither
+    stop words nor the prompt's (by stem, in either language; all of them in a phrase of
+    one such word), then the shortest, the one with most such words, the first written."""
+    vocabulary = vocabulary_load()
+    stop = vocabulary.for_languages("stopwords", LANGUAGE_CODES)
+    negations = vocabulary.for_languages("negations", LANGUAGE_CODES)
+    languages = tuple(LANGUAGE_CODES)
+    # The prompt's words and their one-word equivalents in the shared vocabulary, so a
+    # prompt in one language covers an answer in the other ("loss": "pérdida").
+    prompt_words = set(tokenize(prompt).norms)
+    for group in vocabulary.groups:
+        if any((word,) in group for word in prompt_words):
+            prompt_words.update(phrase[0] for phrase in group if len(phrase) == 1)
+    prompt_stems = set().union(*(stems(word, languages) for word in prompt_words))
+
+    def own(norm: str) -> bool:  # a word the prompt does not already say
+        return norm not in prompt_words and not (stems(norm, languages) & prompt_stems)
+
+    tokens = tokenize(text)
+    spans = list(zip(tokens.norms, tokens.starts, tokens.ends, strict=True))
+    free = [not any(s < end and start < e for s, e in covered) for _n, start, end in spans]
+    found: dict[str, tuple] = {}  # phrase: its sort key
+    for first, (norm, start, _end) in enumerate(spans):
+        if not free[first] or norm in stop or norm in negations:
+            continue
+        words = owned = 0
+        for last in range(first, len(spans)):
+            norm_last, _s, end = spans[last]
+            if not free[last] or norm_last in negations:
+                break
+            if norm_last in stop:
+                continue
+            words += 1
+            owned += own(norm_last)
+            if words > MAX_WORDS:
+                break
+            phrase = " ".join(text[start:end].lower().split())
+            found.setdefault(phrase, (words == 1, owned < min(words, 2), words, -owned, first))
+    return sorted(found, key=found.__getitem__)
+
+
+def _phrases_for(revision, expected, index: int, text: str, candidates: list[str]) -> list[str]:
+    """The first PHRASES_PER_MENTION candidates that make `text` right once added to
+    mention `index`, none inside another (a longer run adds nothing to a shorter one)."""
+    chosen: list[str] = []
+    for phrase in candidates[:MAX_TRIES]:
+        if any(phrase in other or other in phrase for other in chosen):
+            continue
+        changed = [list(m) for m in expected]
+        changed[index].append(phrase)
+        if _grade(revision, changed, text):
+            chosen.append(phrase)
+            if len(chosen) == PHRASES_PER_MENTION:
+                break
+    return chosen
+
+
 def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
     """What to add to the key of `attempt`'s question so that its answer is right, and
     what that would change among the stored answers to the question: every learner's
@@ -143,19 +211,27 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
     if not phrase:
         return proposal
     expected = [list(m) if not isinstance(m, str) else [m] for m in revision.expected]
+    needed = revision.pass_mentions or len(expected)
+    others_missing = sum(m.status == "found" for m in result.mentions) + 1 < needed
+    candidates = (
+        []
+        if others_missing
+        else candidate_phrases(text=text, covered=covered, prompt=revision.grading_prompt)
+    )
     for mention in result.mentions:
         if mention.status != "missed":
             continue
-        changed = [list(m) for m in expected]
-        changed[mention.index].append(phrase)
-        proposal.changes.append(
-            MentionChange(
-                index=mention.index,
-                alternatives=expected[mention.index],
-                phrase=phrase,
-                answer_right=_grade(revision, changed, text),
+        found = _phrases_for(revision, expected, mention.index, text, candidates)
+        for one in found or [phrase]:
+            proposal.changes.append(
+                MentionChange(
+                    index=mention.index,
+                    alternatives=expected[mention.index],
+                    phrase=one,
+                    answer_right=bool(found),
+                    others_missing=others_missing,
+                )
             )
-        )
     _dry_run(proposal, expected=expected, learner_ids=learner_ids)
     return proposal
 
