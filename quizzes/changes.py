@@ -1,8 +1,13 @@
-"""What changed between two revisions of a question, in a few short English lines."""
+"""What changed between two revisions of a question, in a few short lines in the active
+language (the import plan's in English, the admin's in the instructor's). The names of
+the file's fields (kind, options, pass_mentions, title…) stay as the YAML spells them,
+so an author finds them in the file."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from django.utils.translation import gettext as _
 
 from portal.languages import LANGUAGE_CODES
 
@@ -32,14 +37,14 @@ def _keys(options: list[dict]) -> list[str]:
 
 
 def _correct(options: list[dict]) -> str:
-    return ", ".join(o["key"] for o in options or () if o.get("correct")) or "none"
+    return ", ".join(o["key"] for o in options or () if o.get("correct")) or _("none")
 
 
 def _mentions(mentions: list[list[str]] | None) -> list[str]:
     return [" / ".join(map(str, alternatives)) for alternatives in mentions or ()]
 
 
-def _mention_changes(label: str, old: list[list] | None, new: list[list] | None) -> list[str]:
+def _mention_changes(rejected: bool, old: list[list] | None, new: list[list] | None) -> list[str]:
     """How the mentions (lists of alternatives) changed: a mention that kept one of its
     alternatives is the same mention, edited ("mention “identity”: alternatives added:
     identité"); the others were added or removed whole. Each new mention is paired with
@@ -59,30 +64,41 @@ def _mention_changes(label: str, old: list[list] | None, new: list[list] | None)
     for n, o in paired.items():
         added = [a for a in new_sets[n] if a not in old_sets[o]]
         removed = [a for a in old_sets[o] if a not in new_sets[n]]
-        edits = [f"alternatives added: {', '.join(added)}"] if added else []
-        edits += [f"alternatives removed: {', '.join(removed)}"] if removed else []
+        edits = [_("alternatives added: %(list)s") % {"list": ", ".join(added)}] if added else []
+        if removed:
+            edits.append(_("alternatives removed: %(list)s") % {"list": ", ".join(removed)})
         kept_order = [a for a in new_sets[n] if a in old_sets[o]]
         if not edits and kept_order != old_sets[o]:
             # The feedback names a mention by its first phrasings: the order shows.
-            edits = ["phrasings reordered: " + ", ".join(new_sets[n])]
+            edits = [_("phrasings reordered: %(list)s") % {"list": ", ".join(new_sets[n])}]
         if edits:
-            lines.append(f"{label} “{old_sets[o][0]}”: " + "; ".join(edits))
+            label = _("rejected mention “%(first)s”") if rejected else _("mention “%(first)s”")
+            lines.append(label % {"first": old_sets[o][0]} + ": " + "; ".join(edits))
     lines += _listed(
-        f"{label}s",
+        "rejected mentions" if rejected else "mentions",
         [" / ".join(m) for o, m in enumerate(old_sets) if o not in paired.values()],
         [" / ".join(m) for n, m in enumerate(new_sets) if n not in paired],
     )
     return lines
 
 
-def _listed(label: str, old: list[str], new: list[str]) -> list[str]:
+def _listed(what: str, old: list[str], new: list[str]) -> list[str]:
+    """Entries added and removed whole; `what`: "options", "mentions" or "rejected mentions"."""
+    said = {
+        "options": (_("options added: %(list)s"), _("options removed: %(list)s")),
+        "mentions": (_("mentions added: %(list)s"), _("mentions removed: %(list)s")),
+        "rejected mentions": (
+            _("rejected mentions added: %(list)s"),
+            _("rejected mentions removed: %(list)s"),
+        ),
+    }[what]
     lines = []
     added = [m for m in new if m not in old]
     removed = [m for m in old if m not in new]
     if added:
-        lines.append(f"{label} added: " + "; ".join(added))
+        lines.append(said[0] % {"list": "; ".join(added)})
     if removed:
-        lines.append(f"{label} removed: " + "; ".join(removed))
+        lines.append(said[1] % {"list": "; ".join(removed)})
     return lines
 
 
@@ -106,27 +122,39 @@ def _numeric(content: dict[str, Any]) -> tuple:
     return (key.get("answer"), key.get("tolerance") or 0)
 
 
-def content_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
+def content_changes(old: dict[str, Any], new: dict[str, Any], *, wording=True) -> list[str]:
     """Short lines saying how `new` differs from `old` (both shaped like
-    QuestionDoc.content()): the key first, then the wording."""
+    QuestionDoc.content()): the key first, then (with `wording`) the wording."""
     lines = []
     if old["kind"] != new["kind"]:
-        lines.append(f"kind: {old['kind']} → {new['kind']}")
+        lines.append(_("kind: %(old)s → %(new)s") % {"old": old["kind"], "new": new["kind"]})
     old_keys, new_keys = _keys(old["options"]), _keys(new["options"])
     lines += _listed("options", old_keys, new_keys)
     if old_keys and new_keys and _correct(old["options"]) != _correct(new["options"]):
-        lines.append(f"correct: {_correct(old['options'])} → {_correct(new['options'])}")
-    lines += _mention_changes("mention", old["expected"], new["expected"])
+        was, now = _correct(old["options"]), _correct(new["options"])
+        lines.append(_("correct: %(old)s → %(new)s") % {"old": was, "new": now})
+    lines += _mention_changes(False, old["expected"], new["expected"])
     if old.get("pass_mentions") != new.get("pass_mentions"):
-        lines.append(f"pass_mentions: {old.get('pass_mentions')} → {new.get('pass_mentions')}")
-    lines += _mention_changes("rejected mention", old.get("reject"), new.get("reject"))
+        was, now = old.get("pass_mentions"), new.get("pass_mentions")
+        lines.append(_("pass_mentions: %(old)s → %(new)s") % {"old": was, "new": now})
+    lines += _mention_changes(True, old.get("reject"), new.get("reject"))
     if _numeric(old) != _numeric(new):
         (answer, tolerance), (new_answer, new_tolerance) = _numeric(old), _numeric(new)
-        lines.append(f"answer: {answer} ± {tolerance} → {new_answer} ± {new_tolerance}")
+        lines.append(
+            _("answer: %(old)s ± %(old_tolerance)s → %(new)s ± %(new_tolerance)s")
+            % {
+                "old": answer,
+                "old_tolerance": tolerance,
+                "new": new_answer,
+                "new_tolerance": new_tolerance,
+            }
+        )
     if ((old.get("numeric") or {}).get("unit")) != ((new.get("numeric") or {}).get("unit")):
-        lines.append("unit changed")
+        lines.append(_("unit changed"))
     if (old.get("examples") or []) != (new.get("examples") or []):
-        lines.append("examples changed")
+        lines.append(_("examples changed"))
+    if not wording:
+        return lines
 
     wording = []
     for name in TEXTS:
@@ -138,8 +166,8 @@ def content_changes(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
     for option in new["options"] or ():
         before = old_options.get(option["key"])
         if before is not None and before != _texts(option["text"]):
-            wording.append(f"option {option['key']}")
+            wording.append(_("option %(key)s") % {"key": option["key"]})
     if wording:
-        prefix = "text: " if lines else "text only: "
-        lines.append(prefix + ", ".join(wording))
+        said = _("text: %(parts)s") if lines else _("text only: %(parts)s")
+        lines.append(said % {"parts": ", ".join(wording)})
     return lines

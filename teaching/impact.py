@@ -93,12 +93,9 @@ def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
             lines = content_changes(
                 revision_content(revisions[row["revision_id"]]),
                 revision_content(question.current_revision),
+                wording=False,
             )
-            change.what_changed += [
-                line
-                for line in lines
-                if not line.startswith("text") and line not in change.what_changed
-            ]
+            change.what_changed += [line for line in lines if line not in change.what_changed]
         change.attempts += row["attempts"]
         # A learner may have attempts on two older revisions: an upper bound then.
         learners[question.pk] += row["learners"]

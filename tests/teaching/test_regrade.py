@@ -229,6 +229,17 @@ def test_key_changes_page_lists_the_edit_with_a_dry_run_one_click_away(client, e
     assert Regrade.objects.count() == 0
 
 
+def test_key_changes_page_says_what_changed_in_the_instructors_language(client, edited):
+    instructor = UserFactory(username="profe", is_staff=True, profile="es")
+    instructor.groups.add(Group.objects.get(name="Instructors"))
+    CohortFactory(name="A", learners=[edited["ana"], edited["bea"]], instructors=[instructor])
+    client.force_login(instructor)
+
+    html = " ".join(client.get("/admin/quizzes/question/key-changes/").content.decode().split())
+
+    assert '<ul class="plain"><li>correctas: B → A</li></ul>' in html
+
+
 def test_regrade_list_reads_learner_question_and_verdicts(admin_client, edited):
     call_command("regrade", "q-10-01", stdout=StringIO())
 
