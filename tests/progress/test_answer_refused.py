@@ -200,3 +200,15 @@ def test_answers_faster_than_a_person_sends_are_refused_with_the_text_kept(
     assert ">my third answer, kept</textarea>" in html
     assert Attempt.objects.count() == 2
     assert Draft.objects.get().answer["text"] == "my third answer, kept"
+
+
+def test_the_spanish_limit_is_written_as_the_too_long_message_writes_it(
+    seeds_imported, post_answer, learner_client
+):
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+
+    html = post_answer("q-10-03", text="z" * 12_000).content.decode()
+
+    # One way of grouping thousands on one card: Spanish groups with a no-break space.
+    assert "Como mucho 10\u00a0000 caracteres." in html
+    assert "12\u00a0000 caracteres, como mucho 10\u00a0000" in html
