@@ -157,4 +157,6 @@ def test_an_instructor_who_only_uses_the_admin_reads_times_in_their_own_zone(bro
     log_in(page, site, "tokyo-teacher")
 
     page.get_by_text("Times in Asia/Tokyo.").wait_for()
+    # As the zone's name, not in the header's capitals ("ASIA/TOKYO" reads as a code).
+    assert page.locator("#user-tools .time-zone").inner_text() == "Times in Asia/Tokyo."
     context.close()
