@@ -356,3 +356,16 @@ def test_token_made_before_the_account_mark_still_answers_while_logged_in(
     assert Attempt.objects.count() == 1
     assert logged_out.status_code == 400
     assert Draft.objects.count() == 0
+
+
+def test_a_mention_found_in_negative_wording_says_so_in_plain_words(
+    seeds_imported, post_answer, learner_client
+):
+    # "not normalized" is one of the key's phrasings for the identity path.
+    html = post_answer("q-10-03", text="the residual path is never normalized").content.decode()
+
+    assert "found in your answer's negative wording" in " ".join(html.split())
+
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+    es = post_answer("q-10-03", text="la suma del residuo no se normaliza").content.decode()
+    assert "encontrada en lo que tu respuesta dice en negativo" in " ".join(es.split())
