@@ -110,3 +110,24 @@ def test_phase_status_and_index_follow_an_answer_without_a_reload(page, site):
     assert page.get_by_role("link", name="Continue: question 2").is_visible()
     assert page.locator("#phase-index a[aria-label='q-10-01: right']").count() == 1
     assert page.evaluate("window.__notReloaded === true")
+
+
+def test_keyboard_shortcuts_help_shows_with_a_keyboard_not_on_a_touch_phone(browser, site):
+    phone = browser.new_context(
+        viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True
+    )
+    page = phone.new_page()
+    create_account(page, site, "touch")
+    page.goto(site + "/phase/10/")
+    page.locator("#q-10-01").wait_for()
+    on_phone = page.locator("details.shortcuts").is_visible()
+    phone.close()
+
+    desk = browser.new_context(viewport={"width": 360, "height": 740})
+    page = desk.new_page()
+    create_account(page, site, "keys")
+    page.goto(site + "/phase/10/")
+
+    assert not on_phone
+    assert page.locator("details.shortcuts").is_visible()
+    desk.close()
