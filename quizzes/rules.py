@@ -8,6 +8,7 @@ from typing import Any
 
 from . import grading
 from .documents import PhaseDoc, Problem
+from .grading.numeric import MAX_CHARS
 from .schema import id_is_valid
 from .yaml_reader import LineDict, LineList
 
@@ -113,6 +114,7 @@ NUMBER_REFUSALS = {
     "marks": "more than one point or comma",
     "groups": "spaces or underscores group digits by three only",
     "unit": "only the question's unit may follow the number",
+    "long": f"over {MAX_CHARS} characters",
     "unreadable": "not a number",
 }
 

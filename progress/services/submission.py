@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from portal.exceptions import AppError
 from quizzes.changes import key_changed, revision_content
 from quizzes.enums import QuestionKind
-from quizzes.grading.numeric import NumberRefused, number_read, plain
+from quizzes.grading.numeric import MAX_CHARS, NumberRefused, number_read, plain
 from quizzes.models import Question, QuestionRevision
 
 from ..models import Attempt, Draft, LearnerQuestion, ReviewCard
@@ -273,6 +273,11 @@ def _number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
             "Use at most one decimal point or comma, and group thousands with spaces: "
             "2 415 919 104.5."
         )
+    if refused.reason == "long":
+        return _("A number takes at most %(max)s characters; this answer has %(length)s.") % {
+            "max": MAX_CHARS,
+            "length": formats.number_format(len(refused.text), force_grouping=True),
+        }
     if refused.reason == "groups":
         return _("Group digits in threes with spaces, as in 2 415 919 104, or not at all.")
     unit = revision.unit(translation.get_language() or "en")

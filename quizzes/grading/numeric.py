@@ -50,7 +50,8 @@ class NumberRefused(ValueError):
     """Text that is not read as a number. `reason` says why, for the learner's message:
     "empty", "ambiguous" (a mark that may be a thousands mark), "marks" (more than one
     point or comma), "groups" (spaces or underscores not in groups of three), "unit"
-    (a unit that is not the question's) or "unreadable"."""
+    (a unit that is not the question's), "long" (over MAX_CHARS characters) or
+    "unreadable"."""
 
     def __init__(self, reason: str, text: str = ""):
         self.reason = reason
@@ -113,7 +114,7 @@ def number_read(text: str, *, units: tuple[str, ...] = ()) -> Decimal:
     if not text:
         raise NumberRefused("empty", text)
     if len(text) > MAX_CHARS:
-        raise NumberRefused("unreadable", text)
+        raise NumberRefused("long", text)
     number = _strip_unit(text, units)
     match = _NUMBER.fullmatch(number)
     if match is None or not (match["int"] or match["frac"]):

@@ -26,6 +26,7 @@ def test_numeric_form_one_field_with_the_unit_and_how_to_write(numeric_imported,
 
     assert 'inputmode="decimal"' in html
     assert 'name="text"' in html
+    assert "maxlength" not in html  # a browser would cut a paste without a word
     assert '<span class="unit">GB</span>' in html
     assert "thousands grouped with spaces (2 415 919 104)" in html
     # No key shown: the text after the title, hidden inputs left out (a random token
@@ -83,6 +84,8 @@ REFUSALS = [
     ("en", "1,000.5", "Use at most one decimal point or comma"),
     ("en", "24 15", "Group digits in threes with spaces"),
     ("en", " ", "Write a number first."),
+    ("en", "3" * 150, "A number takes at most 100 characters; this answer has 150."),
+    ("es", "3" * 150, "Un número ocupa como mucho 100 caracteres; esta respuesta tiene 150."),
 ]
 
 

@@ -79,7 +79,7 @@ REFUSED = {
     "e9": "unreadable",
     "3 ,5": "unreadable",
     "3.5.": "marks",
-    "1" * 101: "unreadable",
+    "1" * 101: "long",
 }
 
 
