@@ -239,7 +239,6 @@ TIME_ZONE = "UTC"
 USE_TZ = True
 
 STATIC_URL = "static/"
-STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -247,7 +246,8 @@ STORAGES = {
 }
 # `make run` needs no collectstatic: whitenoise serves the static files from the app
 # folders, found once at start-up (again on each request while debugging). Production
-# settings serve the collected, hashed and compressed files instead.
+# settings serve the collected, hashed and compressed files instead, from STATIC_ROOT
+# (set there only: whitenoise warns at start-up about a STATIC_ROOT not yet collected).
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = DEBUG
 

@@ -24,6 +24,21 @@ def test_prepare_imports_quizzes_and_prints_the_setup_link_once_when_no_account(
     assert SetupLink.objects.count() == 1
 
 
+def test_prepare_counts_the_key_warnings_that_import_quizzes_lists():
+    listed, counted = StringIO(), StringIO()
+    call_command("import_quizzes", "--dry-run", stdout=StringIO(), stderr=listed)
+
+    call_command("prepare", stdout=StringIO(), stderr=counted)
+
+    warnings = listed.getvalue().splitlines()
+    assert warnings and all(line.startswith("q-") for line in warnings)
+    # Whoever starts the portal reads one line; the authors' command lists them.
+    assert counted.getvalue().splitlines() == [
+        f"{len(warnings)} warning(s) about free-text keys that may not hold, for the quiz's "
+        "authors: `manage.py import_quizzes --dry-run --explain` lists them (docs/grading.md)."
+    ]
+
+
 def test_prepare_again_changes_nothing_and_prints_no_link_once_accounts_exist():
     call_command("prepare", stdout=StringIO())
     UserFactory()

@@ -54,6 +54,13 @@ class Command(BaseCommand):
             help="Print each free question's key as the matcher reads it (every file is read).",
         )
         parser.add_argument(
+            "--key-warnings",
+            choices=["list", "count"],
+            default="list",
+            help="Warnings about free-text keys that may not hold: each on a line (the "
+            "default), or one line that counts them (`manage.py prepare`, for `make run`).",
+        )
+        parser.add_argument(
             "--prune",
             action="store_true",
             help="The paths are the whole bank: retire the phases that have no file in them "
@@ -92,7 +99,18 @@ class Command(BaseCommand):
                 gc.enable()
 
         if verbosity >= 1:
-            self.keys_explain(quiz_set.questions, full=explain)
+            warnings = self.keys_explain(quiz_set.questions, full=explain)
+            if options["key_warnings"] == "list":
+                for warning in warnings:
+                    self.stderr.write(self.style.WARNING(warning))
+            elif warnings:
+                self.stderr.write(
+                    self.style.WARNING(
+                        f"{len(warnings)} warning(s) about free-text keys that may not hold, "
+                        "for the quiz's authors: `manage.py import_quizzes --dry-run "
+                        "--explain` lists them (docs/grading.md)."
+                    )
+                )
         impact = impact_count(plan)
         if plan.changed and verbosity >= 1:
             self.changed_write(plan, impact)
@@ -153,9 +171,11 @@ class Command(BaseCommand):
                 f"manage.py regrade {' '.join(plan.key_changed)}"
             )
 
-    def keys_explain(self, questions, *, full: bool) -> None:
-        """Warnings about free keys that will not hold (see docs/grading.md); with
-        `full`, every phrasing as the matcher reads it."""
+    def keys_explain(self, questions, *, full: bool) -> list[str]:
+        """Warnings about free keys that will not hold (see docs/grading.md), returned
+        to be listed or counted; with `full`, every phrasing as the matcher reads it is
+        written, each warning beside its phrasing."""
+        warnings = []
         for question in questions:
             if question.kind != QuestionKind.FREE:
                 continue
@@ -166,13 +186,21 @@ class Command(BaseCommand):
                 label = f"{question.code}: {mention.kind} {mention.index}"
                 if full:
                     self.stdout.write(f"  {mention.kind} {mention.index}:")
-                for warning in mention.warnings:
-                    self.stderr.write(self.style.WARNING(f"{label}: {warning}"))
+                warnings += self.inline(full, [f"{label}: {w}" for w in mention.warnings])
                 for phrasing in mention.phrasings:
                     if full:
                         for reading in phrasing.readings:
                             self.stdout.write(f"    {phrasing.text!r} → {reading}")
-                    for warning in phrasing.warnings:
-                        self.stderr.write(
-                            self.style.WARNING(f"{label}: {phrasing.text!r} {warning}")
-                        )
+                    warnings += self.inline(
+                        full, [f"{label}: {phrasing.text!r} {w}" for w in phrasing.warnings]
+                    )
+        return warnings
+
+    def inline(self, full: bool, warnings: list[str]) -> list[str]:
+        """With --explain, warnings are written where they belong, among the readings;
+        otherwise they are returned, to be listed or counted."""
+        if not full:
+            return warnings
+        for warning in warnings:
+            self.stderr.write(self.style.WARNING(warning))
+        return []
