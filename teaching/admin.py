@@ -8,6 +8,7 @@ import itertools
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
+from django.db.models import Q
 from django.http import (
     Http404,
     HttpResponseNotAllowed,
@@ -80,6 +81,22 @@ class CohortAdmin(
     ]
     search_fields = ["name"]
     filter_horizontal = ["learners", "instructors"]
+    readonly_fields = ["created_at"]
+
+    def get_form(self, request, obj=None, change=False, **kwargs):
+        """The learners' picker offers learners: a staff account is left out of every
+        figure of the cohort, so offering it only let an instructor add someone who then
+        never showed (UX walk). A staff account already among the learners stays listed,
+        so saving the form does not drop it unasked."""
+        form = super().get_form(request, obj, change=change, **kwargs)
+        field = form.base_fields.get("learners")
+        if field is not None:
+            offered = Q(is_staff=False)
+            if obj is not None:
+                offered |= Q(pk__in=obj.learners.values("pk"))
+            field.queryset = field.queryset.filter(offered)
+            field.help_text = _("Learner accounts only: staff accounts have no results.")
+        return form
 
     def get_queryset(self, request):
         cohorts = Cohort.objects.taught_by(request.user).order_by("name")

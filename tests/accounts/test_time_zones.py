@@ -74,3 +74,36 @@ def test_the_admin_names_its_time_zone_and_invites_are_named_in_it(client):
 
     assert '<span class="time-zone">Times in Asia/Tokyo.</span>' in html
     assert "invite Jan. 6, 2027, 8:30 a.m. JST" in html  # not the UTC 23:30 of the 5th
+
+
+def test_the_invite_list_says_in_one_column_who_used_each_invite_and_when(client):
+    from datetime import UTC, datetime, timedelta
+
+    import time_machine
+
+    from accounts.models import Invite
+    from accounts.services import invite_create
+    from tests.factories import UserFactory
+
+    admin = UserFactory(username="root", is_staff=True, is_superuser=True)
+    Profile.objects.filter(user=admin).update(time_zone="Asia/Tokyo")
+    lena = UserFactory(username="lena")
+    start = datetime(2027, 1, 5, 23, 30, tzinfo=UTC)
+    with time_machine.travel(start - timedelta(days=30), tick=False):
+        invite_create(note="old")
+    with time_machine.travel(start, tick=False):
+        used, _ = invite_create(note="used")
+        Invite.objects.filter(pk=used.pk).update(used_at=start, used_by=lena)
+        invite_create(note="open")
+        client.force_login(admin)
+        html = " ".join(client.get("/admin/accounts/invite/").content.decode().split())
+
+    cells = {
+        note: html.split(f">{note}</a>", 1)[1].split('<td class="field-state">', 1)[1].split("<")[0]
+        for note in ("old", "used", "open")
+    }
+    assert cells == {
+        "old": "Expired",
+        "used": "Used by lena, Jan. 6, 2027, 8:30 a.m. JST",
+        "open": "Not used yet",
+    }

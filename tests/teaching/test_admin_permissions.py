@@ -142,3 +142,20 @@ def test_import_run_is_audited(seeds_imported):
     event = AuditEvent.objects.get(kind=AuditKind.IMPORT_RUN)
 
     assert event.detail["summary"] == "added: 10, changed: 0, retired: 0, unchanged: 0"
+
+
+def test_the_learners_picker_offers_learners_and_keeps_a_staff_member_already_in(admin_client):
+    cohort = Cohort.objects.create(name="Evening")
+    learner = UserFactory(username="lena")
+    staff = UserFactory(username="sam-staff", is_staff=True)
+    UserFactory(username="tom-staff", is_staff=True)
+    cohort.learners.add(staff)
+
+    add = admin_client.get("/admin/teaching/cohort/add/").context["adminform"].form
+    change = admin_client.get(f"/admin/teaching/cohort/{cohort.pk}/change/")
+    form = change.context["adminform"].form
+
+    assert set(add.fields["learners"].queryset) == {learner}
+    assert set(form.fields["learners"].queryset) == {learner, staff}
+    assert "created_at" not in form.fields  # shown, not edited
+    assert "Learner accounts only" in change.content.decode()
