@@ -11,6 +11,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render, resolve_url
 from django.template import loader
+from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import requires_csrf_token
 
@@ -57,12 +58,25 @@ def error_response(request: HttpRequest, error: AppError) -> HttpResponse:
     return problem_response(request, status=error.status, message=error.message)
 
 
+def _way_back(request: HttpRequest) -> dict:
+    """Where an error page leads: the admin's index from inside the admin (an instructor
+    who mistyped an admin address was sent back to the learners' phases), else home."""
+    try:
+        admin_index = reverse("admin:index")
+    except Exception:  # an error page must render even when the URLconf is what failed
+        admin_index = None
+    if admin_index and request.path.startswith(admin_index):
+        return {"back_url": admin_index, "back_label": _("Back to the admin")}
+    return {"back_url": "/", "back_label": _("Back to phases")}
+
+
 def _handler(template: str, status: int, message):
     @requires_csrf_token
     def view(request: HttpRequest, exception=None) -> HttpResponse:
         if _is_htmx(request):
             return _fragment(request, status=status, message=str(message()))
-        return HttpResponse(loader.render_to_string(template, {}, request), status=status)
+        page = loader.render_to_string(template, _way_back(request), request)
+        return HttpResponse(page, status=status)
 
     return view
 

@@ -420,3 +420,12 @@ def test_healthz_answers_plain_http_where_every_other_page_goes_to_https(tmp_pat
     )
 
     assert result.stdout.split()[-2:] == ["200", "301"], result.stderr
+
+
+def test_a_404_inside_the_admin_leads_back_to_the_admin(admin_client, learner_client):
+    inside = admin_client.get("/admin/teaching/no-such-model/")
+    outside = learner_client.get("/no/such/page/")
+
+    assert inside.status_code == outside.status_code == 404
+    assert '<a href="/admin/">Back to the admin</a>' in inside.content.decode()
+    assert '<a href="/">Back to phases</a>' in outside.content.decode()
