@@ -1,4 +1,5 @@
-"""Production settings, security headers and our own error pages."""
+"""Production settings, security headers, proxies, logs and caching headers (the error
+pages are in test_error_pages.py)."""
 
 import os
 import subprocess
@@ -6,9 +7,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from django.test import Client
-from django.utils import translation
-from django.views.defaults import server_error
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db
@@ -60,63 +58,6 @@ def test_pages_send_a_strict_content_security_policy(client):
     assert "style=" not in response.content.decode()
 
 
-@pytest.mark.parametrize(
-    ("language", "text"), [("en", "Page not found"), ("es", "Página no encontrada")]
-)
-def test_404_is_our_page_in_the_learners_language(learner_client, language, text):
-    learner_client.post("/language/", {"language": language, "next": "/"})
-
-    response = learner_client.get("/no/such/page/")
-
-    assert response.status_code == 404
-    assert f"<h1>{text}</h1>" in response.content.decode()
-    assert "Traceback" not in response.content.decode()
-
-
-@pytest.mark.parametrize(
-    ("language", "text"), [("en", "Not a page to open"), ("es", "No es una página para abrir")]
-)
-def test_opening_a_form_only_address_is_our_405_page(
-    learner_client, seeds_imported, language, text
-):
-    learner_client.post("/language/", {"language": language, "next": "/"})
-
-    response = learner_client.get("/question/q-10-03/answer/")
-
-    assert response.status_code == 405
-    assert response["Allow"] == "POST"
-    assert f"<h1>{text}</h1>" in response.content.decode()
-
-
-def test_a_405_to_htmx_is_a_fragment(learner_client, seeds_imported):
-    response = learner_client.get("/question/q-10-03/answer/", headers={"HX-Request": "true"})
-
-    html = response.content.decode()
-    assert response.status_code == 405
-    assert "This address takes only what its page sends." in html
-    assert "<html" not in html
-
-
-def test_500_is_our_page_without_a_traceback(rf):
-    with translation.override("en"):
-        response = server_error(rf.get("/"))
-
-    html = response.content.decode()
-    assert response.status_code == 500
-    assert "<h1>Something went wrong</h1>" in html
-    assert "Traceback" not in html
-
-
-def test_csrf_failure_is_our_page(learner):
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(learner)
-
-    response = client.post("/language/", {"language": "es"})
-
-    assert response.status_code == 403
-    assert "<h1>The form expired</h1>" in response.content.decode()
-
-
 def test_healthz_checks_the_database_without_login(client):
     response = client.get("/healthz")
 
@@ -132,28 +73,6 @@ def test_sqlite_is_configured_for_concurrent_writers(settings):
     assert database["OPTIONS"]["transaction_mode"] == "IMMEDIATE"
     assert database["OPTIONS"]["timeout"] >= 5
     assert "journal_mode=WAL" in database["OPTIONS"]["init_command"]
-
-
-def _post_utf16_form(learner, **headers):
-    """A form body in UTF-16, as an attacker's tool sends it, with a valid CSRF token."""
-    client = Client(enforce_csrf_checks=True)
-    client.force_login(learner)
-    client.get("/")
-    return client.post(
-        "/language/",
-        "language=es&next=/",
-        content_type="application/x-www-form-urlencoded; charset=utf-16",
-        HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value,
-        **headers,
-    )
-
-
-def test_form_in_another_charset_is_a_400_with_our_page(learner):
-    response = _post_utf16_form(learner)
-
-    assert response.status_code == 400
-    assert "<h1>Bad request</h1>" in response.content.decode()
-    assert "frame-ancestors 'none'" in response["Content-Security-Policy"]
 
 
 @pytest.mark.parametrize("module", ["portal.settings.base", "portal.settings.production"])
@@ -349,15 +268,6 @@ def test_django_request_warnings_hide_setup_and_invite_tokens():
     assert result.stderr.strip() == "Gone: /invite/[redacted]/"
 
 
-def test_unreadable_form_sent_by_htmx_is_a_400_fragment(learner):
-    response = _post_utf16_form(learner, HTTP_HX_REQUEST="true")
-
-    html = response.content.decode()
-    assert response.status_code == 400
-    assert "<html" not in html
-    assert 'role="alert"' in html
-
-
 @pytest.mark.parametrize(
     "path",
     [
@@ -420,12 +330,3 @@ def test_healthz_answers_plain_http_where_every_other_page_goes_to_https(tmp_pat
     )
 
     assert result.stdout.split()[-2:] == ["200", "301"], result.stderr
-
-
-def test_a_404_inside_the_admin_leads_back_to_the_admin(admin_client, learner_client):
-    inside = admin_client.get("/admin/teaching/no-such-model/")
-    outside = learner_client.get("/no/such/page/")
-
-    assert inside.status_code == outside.status_code == 404
-    assert '<a href="/admin/">Back to the admin</a>' in inside.content.decode()
-    assert '<a href="/">Back to phases</a>' in outside.content.decode()

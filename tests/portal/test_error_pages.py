@@ -1,0 +1,106 @@
+"""Our own error pages: 400, 403 (CSRF), 404, 405 and 500, as a page for a browser and
+a fragment for htmx, in the reader's language, leading back where the reader was."""
+
+import pytest
+from django.test import Client
+from django.utils import translation
+from django.views.defaults import server_error
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("language", "text"), [("en", "Page not found"), ("es", "Página no encontrada")]
+)
+def test_404_is_our_page_in_the_learners_language(learner_client, language, text):
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    response = learner_client.get("/no/such/page/")
+
+    assert response.status_code == 404
+    assert f"<h1>{text}</h1>" in response.content.decode()
+    assert "Traceback" not in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "text"), [("en", "Not a page to open"), ("es", "No es una página para abrir")]
+)
+def test_opening_a_form_only_address_is_our_405_page(
+    learner_client, seeds_imported, language, text
+):
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    response = learner_client.get("/question/q-10-03/answer/")
+
+    assert response.status_code == 405
+    assert response["Allow"] == "POST"
+    assert f"<h1>{text}</h1>" in response.content.decode()
+
+
+def test_a_405_to_htmx_is_a_fragment(learner_client, seeds_imported):
+    response = learner_client.get("/question/q-10-03/answer/", headers={"HX-Request": "true"})
+
+    html = response.content.decode()
+    assert response.status_code == 405
+    assert "This address takes only what its page sends." in html
+    assert "<html" not in html
+
+
+def test_500_is_our_page_without_a_traceback(rf):
+    with translation.override("en"):
+        response = server_error(rf.get("/"))
+
+    html = response.content.decode()
+    assert response.status_code == 500
+    assert "<h1>Something went wrong</h1>" in html
+    assert "Traceback" not in html
+
+
+def test_csrf_failure_is_our_page(learner):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(learner)
+
+    response = client.post("/language/", {"language": "es"})
+
+    assert response.status_code == 403
+    assert "<h1>The form expired</h1>" in response.content.decode()
+
+
+def _post_utf16_form(learner, **headers):
+    """A form body in UTF-16, as an attacker's tool sends it, with a valid CSRF token."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(learner)
+    client.get("/")
+    return client.post(
+        "/language/",
+        "language=es&next=/",
+        content_type="application/x-www-form-urlencoded; charset=utf-16",
+        HTTP_X_CSRFTOKEN=client.cookies["csrftoken"].value,
+        **headers,
+    )
+
+
+def test_form_in_another_charset_is_a_400_with_our_page(learner):
+    response = _post_utf16_form(learner)
+
+    assert response.status_code == 400
+    assert "<h1>Bad request</h1>" in response.content.decode()
+    assert "frame-ancestors 'none'" in response["Content-Security-Policy"]
+
+
+def test_unreadable_form_sent_by_htmx_is_a_400_fragment(learner):
+    response = _post_utf16_form(learner, HTTP_HX_REQUEST="true")
+
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "<html" not in html
+    assert 'role="alert"' in html
+
+
+def test_a_404_inside_the_admin_leads_back_to_the_admin(admin_client, learner_client):
+    inside = admin_client.get("/admin/teaching/no-such-model/")
+    outside = learner_client.get("/no/such/page/")
+
+    assert inside.status_code == outside.status_code == 404
+    assert '<a href="/admin/">Back to the admin</a>' in inside.content.decode()
+    assert '<a href="/">Back to phases</a>' in outside.content.decode()
