@@ -1,4 +1,5 @@
-"""Matcher 3: polarity, contractions, antonyms, word forms, formulas, words of degree."""
+"""Matcher 3: polarity, contractions, antonyms, word forms, words of degree (formulas are
+in test_grading_formulas.py)."""
 
 import pytest
 
@@ -99,51 +100,6 @@ def test_typo_still_forgiven_without_a_negating_prefix():
 
 def test_spanish_verb_form_found_through_its_lemma():
     assert read(["diverge"], "evita que el entrenamiento diverja")[0] is True
-
-
-@pytest.mark.parametrize(
-    ("answer", "correct"),
-    [
-        ("perplexity is e to the power of the loss", True),
-        ("PPL = e^(loss)", True),
-        ("exp(loss)", True),
-        ("e**loss", True),
-        ("2 to the power of the loss", False),
-    ],
-)
-def test_formula_spellings_meet(answer, correct):
-    assert read([["e^loss", "exp(loss)"]], answer)[0] is correct
-
-
-@pytest.mark.parametrize(
-    ("answer", "correct"),
-    [
-        ("that row is most of ||g||", True),
-        ("la fila es casi toda ‖g‖", True),
-        ("that row is most of g", False),
-    ],
-)
-def test_a_norms_bars_read_as_norm(answer, correct):
-    assert read([["most of the norm", "casi toda la norma"]], answer)[0] is correct
-
-
-@pytest.mark.parametrize(
-    ("answer", "correct"), [("t <= 5", True), ("at most 5", True), ("a lo sumo 5", True)]
-)
-def test_at_most_spellings_meet(answer, correct):
-    assert read(["≤ 5"], answer)[0] is correct
-
-
-def test_superscript_is_a_power():
-    assert read(["gradient squared"], "the average of gradient²")[0] is True
-
-
-@pytest.mark.parametrize(
-    ("answer", "correct"),
-    [("an EMA of g*g", True), ("la media de g · g", True), ("an EMA of g*m", False)],
-)
-def test_product_of_a_word_with_itself_is_its_square(answer, correct):
-    assert read(["g squared"], answer)[0] is correct
 
 
 @pytest.mark.parametrize(
@@ -263,11 +219,6 @@ def test_without_a_pronoun_negates_only_the_pronoun(answer, status):
 )
 def test_keeping_from_is_also_lessening(expected, answer, correct):
     assert read([expected], answer)[0] is correct
-
-
-def test_a_formulas_closing_bracket_does_not_end_the_clause():
-    assert read([["common factor"]], "it removes the common e^(-max) factor")[0] is True
-    assert read([["common factor"]], "a common (as an aside) factor")[0] is False
 
 
 @pytest.mark.parametrize(
