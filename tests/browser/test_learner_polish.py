@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from .helpers import create_account
 
@@ -24,9 +25,7 @@ def test_keyboard_number_picks_enter_sends_n_goes_next(page, site):
         "wrong-pick",
     )
     # The feedback takes focus once htmx has settled it; "n" acts on the focused card.
-    page.wait_for_function(
-        "document.activeElement && document.activeElement.closest('#q-10-01') !== null"
-    )
+    expect(page.locator("#q-10-01:focus-within")).to_have_count(1)
     page.keyboard.press("n")
     page.wait_for_url(re.compile(r"#q-10-02$"))
 
@@ -38,9 +37,7 @@ def test_n_to_a_free_question_puts_the_cursor_in_its_text_box(page, site):
     card.locator("input[name=choice]").first.check()
     card.locator("button[type=submit]").click()
     card.locator(".feedback").wait_for()
-    page.wait_for_function(
-        "document.activeElement && document.activeElement.closest('#q-10-02') !== null"
-    )
+    expect(page.locator("#q-10-02:focus-within")).to_have_count(1)
 
     page.keyboard.press("n")
     page.wait_for_url(re.compile(r"#q-10-03$"))
