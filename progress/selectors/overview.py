@@ -18,8 +18,7 @@ class PhaseProgress:
     phase: Phase
     total: int = 0
     answered: int = 0
-    correct: int = 0  # questions whose latest attempt is right
-    score: float = 0.0  # sum of latest scores
+    correct: int = 0  # questions right as they stand: the phase's score
     first_tries: int = 0
     first_try_correct: int = 0
     continue_code: str | None = None
@@ -60,18 +59,15 @@ def learner_progress(*, learner) -> list[PhaseProgress]:
 
     rows = LearnerQuestion.objects.filter(
         learner=learner, question__retired_at__isnull=True
-    ).values_list(
-        "question_id", "latest_correct", "latest_score", "first_correct", "latest_attempt_id"
-    )
+    ).values_list("question_id", "latest_correct", "first_correct", "latest_attempt_id")
     standings = {row[0]: row[1:] for row in rows}
     for phase_id, items in codes_by_phase.items():
         summary = progress[phase_id]
         for ordinal, (question_id, code) in enumerate(items):
             if question_id in standings:
-                correct, score, first_correct, attempt_id = standings[question_id]
+                correct, first_correct, attempt_id = standings[question_id]
                 summary.answered += 1
                 summary.correct += correct
-                summary.score += score
                 summary.first_tries += 1
                 summary.first_try_correct += first_correct
                 summary.last_attempt_id = max(summary.last_attempt_id, attempt_id)

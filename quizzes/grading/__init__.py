@@ -20,9 +20,12 @@ from .numeric import NumberRefused, number_read, numeric_key, numeric_right
 from .text import normalize, phrase_language, sole_language
 from .vocabulary import vocabulary_load
 
-# Stored with each attempt: which matcher graded it. 6: a mention of what is kept
-# away ("prevent overflow", "inf") found where it is denied ("no inf"), and "does not
-# prevent X" no longer read as "not X" (issue 20, fourth round); 5: "reduces X" read as "less X",
+# Stored with each attempt: which matcher graded it. 7: a free answer's score is its
+# verdict (1 right, 0 wrong) as for every kind, and its partial score the share of
+# mentions found, none when a reject fired (a rejected answer scored 100 %). 6: a
+# mention of what is kept away ("prevent overflow", "inf") found where it is denied
+# ("no inf"), and "does not prevent X" no longer read as "not X" (issue 20, fourth
+# round); 5: "reduces X" read as "less X",
 # "z above 3" as "z > 3", thrice and twice, "un-" kept on its word, "‖g‖" as the norm,
 # the title among the question's own words (issue 20, third round); 4: the course's terms in the
 # vocabulary, Spanish forms without accents, British -ise, synonyms inside vocabulary
@@ -31,7 +34,7 @@ from .vocabulary import vocabulary_load
 # formulas, lemmas, antonyms, words of degree, fixed expressions, doubts (issue 20); 2: stems,
 # typos, windows, negation, vocabulary and reject mentions (issue 11); 1 was the
 # substring matcher.
-GRADER_VERSION = 6
+GRADER_VERSION = 7
 
 __all__ = [
     "DOUBTS",
@@ -82,8 +85,10 @@ class RejectResult:
 @dataclass(frozen=True)
 class Grade:
     correct: bool
-    score: float  # 1 or 0 for choice questions; mentions found / mentions for free
-    partial: float  # multi: (right - wrong) / correct keys, floored at 0; else = score
+    score: float  # 1 right, 0 wrong, whatever the kind: what a phase's score adds up
+    # multi: (right - wrong) / correct keys, floored at 0; free: mentions found / mentions,
+    # 0 when a reject fired; else = score. Shown beside a wrong verdict, never counted.
+    partial: float
     right_picks: tuple[str, ...] = ()  # chosen keys that are correct
     wrong_picks: tuple[str, ...] = ()  # chosen keys that are not
     missed_keys: tuple[str, ...] = ()  # correct keys not chosen
@@ -187,12 +192,12 @@ def grade_free(
     )
     found = tuple(m.index for m in mentions if m.status == "found")
     needed = pass_mentions or len(expected)
-    score = round(len(found) / len(expected), 4) if expected else 0.0
     correct = bool(expected) and len(found) >= needed and not rejected
+    covered = round(len(found) / len(expected), 4) if expected and not rejected else 0.0
     return Grade(
         correct=correct,
-        score=score,
-        partial=score,
+        score=float(correct),
+        partial=covered,
         found=found,
         missed=tuple(m.index for m in mentions if m.status != "found"),
         negated=tuple(m.index for m in mentions if m.status == "negated"),

@@ -67,7 +67,7 @@ def test_answer_free_lists_mentions_found_and_missed(seeds_imported, post_answer
 
     html = response.content.decode()
     attempt = Attempt.objects.get()
-    assert (attempt.correct, attempt.score) == (True, 0.6667)
+    assert (attempt.correct, attempt.score, attempt.partial) == (True, 1.0, 0.6667)
     assert attempt.answer == {"text": "The embedding row of the rare token dominates."}
     assert "found: embedding row / embedding / row / …" in " ".join(html.split())
     assert "missed: large gradient" in " ".join(html.split())

@@ -102,3 +102,24 @@ def test_the_charts_month_labels_are_lowercase_in_spanish(seeds_imported, learne
     assert all(m[0].isupper() for m in re.findall(month, english))
     assert re.findall(month, spanish)
     assert all(m.islower() for m in re.findall(month, spanish))
+
+
+def test_scores_agree_with_the_verdicts_beside_them(seeds_imported, learner_client, learner):
+    # Every mention found, but a reject fired: wrong, and worth nothing (it read 100 %).
+    answer(learner, "q-10-03", text="Because the weights are initialized to the identity")
+    answer(learner, "q-19-05", text="The embedding row of the rare token dominates.")  # 2 of 3
+    answer(learner, "q-10-02", keys=["A", "C"])  # a multiple answer, fully right
+
+    progress = " ".join(learner_client.get("/progress/").content.decode().split())
+    phase_10 = " ".join(learner_client.get("/phase/10/").content.decode().split())
+
+    rows = {
+        code: progress.split(f"#{code}", 1)[1].split("</tr>", 1)[0]
+        for code in ("q-10-03", "q-19-05", "q-10-02")
+    }
+    assert "Not quite" in rows["q-10-03"] and "<td>0%</td>" in rows["q-10-03"]
+    assert "Right" in rows["q-19-05"] and "<td>100%</td>" in rows["q-19-05"]
+    assert "<td>100%</td>" in rows["q-10-02"]
+    # The phase's score counts the questions right, as the verdicts say: one in phase 10.
+    assert "<td>1 / 5</td> <td>2 / 5</td>" in progress
+    assert "Partial score" not in phase_10  # a fully right multiple answer has no partial

@@ -146,7 +146,11 @@ def test_grade_free_q_19_05_needs_two_of_three_mentions():
 
     assert (full.correct, full.found, full.score) == (True, (0, 1, 2), 1.0)
     assert (two.correct, two.found, two.missed) == (True, (0, 2), (1,))
-    assert (one.correct, one.found, one.missed, one.score) == (False, (0,), (1, 2), 0.3333)
+    # A right answer scores 1 however many mentions it needed; a wrong one 0, with the
+    # share of mentions found as its partial score.
+    assert (two.score, two.partial) == (1.0, 0.6667)
+    assert (one.correct, one.found, one.missed) == (False, (0,), (1, 2))
+    assert (one.score, one.partial) == (0.0, 0.3333)
 
 
 def test_grade_free_spanish_answer_to_q_19_05():
@@ -317,7 +321,8 @@ def test_grade_free_reject_makes_the_answer_wrong_and_says_why():
         reject=[["2 sigma", "two sigma"]],
     )
 
-    assert (result.correct, result.found, result.score) == (False, (0,), 1.0)
+    # Every mention found, but a wrong claim: no score, and no partial score either.
+    assert (result.correct, result.found, result.score, result.partial) == (False, (0,), 0.0, 0.0)
     assert result.rejected == (
         RejectResult(index=0, alternative="2 sigma", spans=((0, 1), (2, 7)), typos=()),
     )
@@ -366,7 +371,7 @@ def test_grade_entry_point_passes_reject_and_language():
     )
 
     assert (result.correct, [r.index for r in result.rejected]) == (False, [0])
-    assert GRADER_VERSION == 6
+    assert GRADER_VERSION == 7
 
 
 def test_highlight_html_escapes_everything_but_the_marks():
