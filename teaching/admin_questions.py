@@ -4,7 +4,7 @@ learners). Imported by teaching/admin.py."""
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
-from django.db.models import Count
+from django.db.models import Count, Q
 from django.template.response import TemplateResponse
 from django.urls import path
 from django.utils.translation import gettext, ngettext
@@ -27,7 +27,11 @@ class RevisionWithAttemptsInline(RevisionInline):
     readonly_fields = fields
 
     def get_queryset(self, request):
-        return super().get_queryset(request).annotate(n_attempts=Count("attempts"))
+        # An instructor counts their own learners' attempts, as every other figure
+        # they see does; a superuser counts everyone's.
+        taught = learners_taught(request.user)
+        only = {} if taught is None else {"filter": Q(attempts__learner__in=taught)}
+        return super().get_queryset(request).annotate(n_attempts=Count("attempts", **only))
 
     @admin.display(description=_("attempts"))
     def attempt_count(self, revision):

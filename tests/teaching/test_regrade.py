@@ -176,6 +176,22 @@ def test_question_admin_shows_attempts_per_revision(admin_client, edited):
     assert '<td class="field-attempt_count"> <p>0</p> </td>' in html
 
 
+def test_an_instructor_counts_only_their_learners_attempts_per_revision(client, edited):
+    instructor = UserFactory(username="teach", is_staff=True)
+    instructor.groups.add(Group.objects.get(name="Instructors"))
+    CohortFactory(name="A", learners=[edited["ana"]], instructors=[instructor])
+    client.force_login(instructor)
+    question = Question.objects.get(code="q-10-01")
+
+    html = " ".join(
+        client.get(f"/admin/quizzes/question/{question.pk}/change/").content.decode().split()
+    )
+
+    # bea is in no cohort of theirs: her attempt on revision 1 is not theirs to count.
+    assert '<td class="field-attempt_count"> <p>1</p> </td>' in html
+    assert '<td class="field-attempt_count"> <p>2</p> </td>' not in html
+
+
 def test_import_impact_counts_learners_and_attempts_on_older_revisions(edited):
     question = Question.objects.get(code="q-10-01")
     answer(edited["ana"], "q-10-01", keys=["A"])  # on the current revision: not counted
