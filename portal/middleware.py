@@ -68,8 +68,12 @@ class TrustedProxyMiddleware:
         return self.get_response(request)
 
 
-class UnreadableFormMiddleware:
-    """A form body Django refuses to parse (a charset other than UTF-8, too many
+class UnreadableRequestMiddleware:
+    """An address whose path or query holds a NUL character (%00) is a 400: no page
+    takes one, and PostgreSQL refuses it in any text it is asked to compare, so a
+    lookup or an admin filter built from it failed with a 500.
+
+    A form body Django refuses to parse (a charset other than UTF-8, too many
     fields) is a 400 with our page. Left to the CSRF check, the same error is raised
     again inside Django's own 400 handler and gunicorn answers with a bare 500.
 
@@ -81,6 +85,12 @@ class UnreadableFormMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
+        if "\x00" in request.path or "%00" in request.META.get("QUERY_STRING", ""):
+            return problem_response(
+                request,
+                status=400,
+                message=_("This address holds a NUL character, which no page takes."),
+            )
         if request.method == "POST":
             try:
                 body = request.body  # read first, so the form is parsed from it

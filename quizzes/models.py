@@ -24,6 +24,14 @@ class PhaseQuerySet(models.QuerySet):
     def active(self):
         return self.filter(retired_at__isnull=True)
 
+    def numbered(self, value: str | None):
+        """The phase a `?phase=` value names, or None when it names none: anything but
+        up to nine ASCII digits is no number (isdigit() alone takes "²" and "١٠", which
+        int() refuses or reads otherwise)."""
+        if not value or not (value.isascii() and value.isdigit()) or len(value) > 9:
+            return None
+        return self.filter(number=int(value)).first()
+
 
 class Phase(models.Model):
     number = models.PositiveIntegerField(_("number"), unique=True)

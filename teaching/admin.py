@@ -55,14 +55,6 @@ class Echo:
         return value
 
 
-def phase_from_query(value: str | None) -> Phase | None:
-    """The active phase a `?phase=` value names; anything else means all phases."""
-    # isdigit() alone takes "²" and "١٠", which int() refuses or reads otherwise.
-    if not value or not (value.isascii() and value.isdigit()) or len(value) > 9:
-        return None
-    return Phase.objects.active().filter(number=int(value)).first()
-
-
 @admin.register(Cohort)
 class CohortAdmin(
     CohortToCheckAdminMixin,
@@ -180,7 +172,7 @@ class CohortAdmin(
         results = cohort_results(
             cohort=cohort,
             mode=request.GET.get("mode", "latest"),
-            phase=phase_from_query(request.GET.get("phase")),
+            phase=Phase.objects.active().numbered(request.GET.get("phase")),
             sort=request.GET.get("sort", "learner"),
         )
         # Every figure covers the whole cohort; only the learner table is paged.

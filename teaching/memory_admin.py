@@ -41,10 +41,8 @@ class CohortMemoryAdminMixin:
 
     def memory_view(self, request, pk):
         cohort = self._cohort(request, pk)
-        value = request.GET.get("phase", "")
-        phase = None
-        if value.isdigit():  # anything else shows the first phase, as the results ignore it
-            phase = Phase.objects.active().filter(number=int(value)).first()
+        # A value that names no phase shows the first phase, as the results ignore it.
+        phase = Phase.objects.active().numbered(request.GET.get("phase"))
         memory = cohort_memory(cohort=cohort, phase=phase)
         page = Paginator(memory.learners, MEMORY_LEARNERS_PER_PAGE).get_page(
             request.GET.get("page")

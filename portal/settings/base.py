@@ -94,7 +94,7 @@ MIDDLEWARE = [
     "accounts.middleware.KnownDeviceMiddleware",
     "accounts.time_zones.TimeZoneMiddleware",
     "django.middleware.common.CommonMiddleware",
-    "portal.middleware.UnreadableFormMiddleware",
+    "portal.middleware.UnreadableRequestMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # Every page needs a logged-in user unless its view says @login_not_required.

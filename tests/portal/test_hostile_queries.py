@@ -129,3 +129,32 @@ def test_admin_lookups_the_filters_make_still_list(admin_client, query):
     response = admin_client.get(f"/admin/progress/attempt/?{query}")
 
     assert response.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("method", "url"),
+    [
+        ("get", "/reviews/?answered=%00"),
+        ("get", "/question/%00/form/"),
+        ("post", "/question/%00/answer/"),
+        ("post", "/question/q-10-01%00/draft/"),
+        ("get", "/admin/progress/attempt/?language=%00"),
+        ("get", "/admin/progress/regrade/?kind=%00"),
+        ("get", "/admin/autocomplete/?app_label=auth&model_name=user&field_name=x&term=%00"),
+    ],
+)
+def test_a_nul_character_in_an_address_is_a_400(admin_client, seeds_imported, method, url):
+    # PostgreSQL refuses NUL in any text it compares: each of these was a 500 there.
+    response = getattr(admin_client, method)(url)
+
+    assert response.status_code == 400
+    assert "This address holds a NUL character" in response.content.decode()
+
+
+@pytest.mark.parametrize("phase", ["²", "١٠", TOO_BIG, "-1", "x"])
+def test_memory_phase_that_is_no_number_shows_the_first_phase(instructor_client, phase):
+    cohort = instructor_client.cohort
+
+    response = instructor_client.get(f"/admin/teaching/cohort/{cohort.pk}/memory/?phase={phase}")
+
+    assert response.status_code == 200
