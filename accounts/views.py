@@ -4,9 +4,10 @@ change are Django's own views with our templates (see urls.py)."""
 from urllib.parse import urlsplit
 
 from django.contrib import admin, messages
-from django.contrib.auth import login, logout
+from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
+from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse, reverse_lazy
@@ -77,11 +78,16 @@ def _link_page(request, *, token, model, redeem, template):
                 {"reason": unusable.reason, "setup": model is SetupLink},
                 status=410,
             )
-        login(request, user, backend=BACKEND)
-        # The browser that made the account is the account's own (accounts/throttle.py):
-        # failures from elsewhere must not keep its owner out of it.
-        request.known_device_for = user.get_username()
-        return redirect("home")
+        except IntegrityError:  # the name was taken by another link's post meanwhile
+            # Django's own words for a taken name, as the form's check says them.
+            username = get_user_model()._meta.get_field("username")
+            form.add_error("username", username.error_messages["unique"])
+        else:
+            login(request, user, backend=BACKEND)
+            # The browser that made the account is the account's own (accounts/throttle.py):
+            # failures from elsewhere must not keep its owner out of it.
+            request.known_device_for = user.get_username()
+            return redirect("home")
     if request.method == "POST" and not held:
         link_form_refused(token_hash(token))
     response = render(request, template, {"form": form, "held": held}, status=429 if held else 200)

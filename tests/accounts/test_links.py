@@ -10,6 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
+from accounts import services
 from accounts.models import Invite, Profile, SetupLink
 from accounts.services import invite_create
 from audit.enums import AuditKind
@@ -194,6 +195,25 @@ def test_invite_username_taken_in_another_case_is_refused(client):
 
     assert "A user with that username already exists." in response.content.decode()
     assert User.objects.count() == 1
+
+
+def test_invite_username_taken_between_the_check_and_the_save_is_refused(client, monkeypatch):
+    """Two people redeeming invites with one name at the same moment both pass the
+    form's check; the second save meets the unique index and is told so, not a 500."""
+    _invite, url = invite_create()
+    create = services._user_create
+
+    def other_request_first(**fields):
+        UserFactory(username=fields["username"])  # the other request's insert
+        return create(**fields)
+
+    monkeypatch.setattr(services, "_user_create", other_request_first)
+
+    response = client.post(link_path(url), account_form("ana"))
+
+    assert response.status_code == 200
+    assert "A user with that username already exists." in response.content.decode()
+    assert Invite.objects.get().used_at is None
 
 
 def test_invite_form_is_held_after_many_refused_usernames(client):
