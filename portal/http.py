@@ -14,5 +14,7 @@ def require_http_methods(methods):
     return decorator
 
 
-require_GET = require_http_methods(["GET"])
+# A page that answers GET answers HEAD too, as Django's require_safe: a monitor's HEAD
+# /healthz or a link checker's HEAD of a page got a 405.
+require_GET = require_http_methods(["GET", "HEAD"])
 require_POST = require_http_methods(["POST"])

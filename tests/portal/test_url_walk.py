@@ -226,3 +226,13 @@ def test_instructor_sees_nothing_of_another_cohort(client, other_cohort):
     # answers to check with their confirm and override, the key change, and its memory
     # page and memory CSV were tried.
     assert object_urls == 6 * 4 + 1 + 5 + 4 + 2
+
+
+@pytest.mark.parametrize("path", ["/healthz", "/", "/phase/10/", "/progress/", "/reviews/"])
+def test_a_page_that_answers_get_answers_head(learner_client, seeds_imported, path):
+    # A monitor's HEAD /healthz, a link checker's HEAD of a page: no 405.
+    get, head = learner_client.get(path), learner_client.head(path)
+
+    assert get.status_code == 200
+    assert head.status_code == 200
+    assert head.content == b""
