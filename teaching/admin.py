@@ -76,10 +76,11 @@ class CohortAdmin(
     readonly_fields = ["created_at"]
 
     def get_form(self, request, obj=None, change=False, **kwargs):
-        """The learners' picker offers learners: a staff account is left out of every
-        figure of the cohort, so offering it only let an instructor add someone who then
-        never showed (UX walk). A staff account already among the learners stays listed,
-        so saving the form does not drop it unasked."""
+        """The learners' picker (a superuser's: instructors may only view a cohort)
+        offers learners: a staff account is left out of every figure of the cohort, so
+        offering it only let someone be added who then never showed (UX walk). A staff
+        account already among the learners stays listed, so saving the form does not
+        drop it unasked."""
         form = super().get_form(request, obj, change=change, **kwargs)
         field = form.base_fields.get("learners")
         if field is not None:
