@@ -150,11 +150,3 @@ def test_a_nul_character_in_an_address_is_a_400(admin_client, seeds_imported, me
     assert response.status_code == 400
     assert "This address holds a NUL character" in response.content.decode()
 
-
-@pytest.mark.parametrize("phase", ["²", "١٠", TOO_BIG, "-1", "x"])
-def test_memory_phase_that_is_no_number_shows_the_first_phase(instructor_client, phase):
-    cohort = instructor_client.cohort
-
-    response = instructor_client.get(f"/admin/teaching/cohort/{cohort.pk}/memory/?phase={phase}")
-
-    assert response.status_code == 200
