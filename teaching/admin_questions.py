@@ -122,7 +122,11 @@ class QuestionWithProgressAdmin(QuestionAdmin):
         )
         self.message_user(
             request,
-            _("%(n)d regrade entries recorded (%(right)d now right, %(wrong)d now wrong).")
+            ngettext(
+                "%(n)d regrade entry recorded (%(right)d now right, %(wrong)d now wrong).",
+                "%(n)d regrade entries recorded (%(right)d now right, %(wrong)d now wrong).",
+                written,
+            )
             % {"n": written, "right": plan.to_right, "wrong": plan.to_wrong},
             messages.SUCCESS,
         )

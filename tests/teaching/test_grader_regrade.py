@@ -107,7 +107,7 @@ def test_grader_regrade_admin_action_confirms_then_records(client, old_grades):
     assert f"graded again with the current one (grader {GRADER_VERSION})" in confirm_html
     assert "1 attempt goes from wrong to right" in confirm_html
     assert '<input type="hidden" name="action" value="regrade_grader">' in confirm_html
-    assert "1 regrade entries recorded (1 now right, 0 now wrong)." in done.content.decode()
+    assert "1 regrade entry recorded (1 now right, 0 now wrong)." in done.content.decode()
     assert list(Regrade.objects.values_list("reason", "by__username")) == [
         (f"grader 1 → {GRADER_VERSION}", "teach")
     ]

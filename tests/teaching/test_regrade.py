@@ -310,7 +310,7 @@ def test_regrade_action_of_an_instructor_writes_only_their_cohorts(client, two_c
     assert "It touches only the learners of the cohorts you teach: A (1 learner)." in confirm_html
     assert "0 attempts go from wrong to right" in confirm_html
     assert "1 attempt goes from right to wrong" in confirm_html
-    assert "1 regrade entries recorded (0 now right, 1 now wrong)." in done.content.decode()
+    assert "1 regrade entry recorded (0 now right, 1 now wrong)." in done.content.decode()
     assert list(Regrade.objects.values_list("attempt__learner__username", "by__username")) == [
         ("ana", "teach")
     ]

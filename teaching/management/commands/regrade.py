@@ -66,7 +66,11 @@ class Command(BaseCommand):
             via="command",
             **({"grader": GRADER_VERSION} if grader else {}),
         )
-        self.stdout.write(self.style.SUCCESS(f"{written} regrade entries recorded."))
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"{written} regrade {'entry' if written == 1 else 'entries'} recorded."
+            )
+        )
 
 
 def word(correct: bool) -> str:
