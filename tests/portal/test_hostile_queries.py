@@ -149,4 +149,3 @@ def test_a_nul_character_in_an_address_is_a_400(admin_client, seeds_imported, me
 
     assert response.status_code == 400
     assert "This address holds a NUL character" in response.content.decode()
-
