@@ -75,6 +75,11 @@ class CohortAdmin(
     filter_horizontal = ["learners", "instructors"]
     readonly_fields = ["created_at"]
 
+    def get_fields(self, request, obj=None):
+        fields = super().get_fields(request, obj)
+        # A cohort being added has no creation time yet: the add form showed "-".
+        return fields if obj is not None else [f for f in fields if f != "created_at"]
+
     def get_form(self, request, obj=None, change=False, **kwargs):
         """The learners' picker (a superuser's: instructors may only view a cohort)
         offers learners: a staff account is left out of every figure of the cohort, so

@@ -159,3 +159,13 @@ def test_the_learners_picker_offers_learners_and_keeps_a_staff_member_already_in
     assert set(form.fields["learners"].queryset) == {learner, staff}
     assert "created_at" not in form.fields  # shown, not edited
     assert "Learner accounts only" in change.content.decode()
+
+
+def test_the_cohort_form_shows_its_creation_time_once_there_is_one(admin_client):
+    cohort = Cohort.objects.create(name="Evening")
+
+    add = admin_client.get("/admin/teaching/cohort/add/").content.decode()
+    change = admin_client.get(f"/admin/teaching/cohort/{cohort.pk}/change/").content.decode()
+
+    assert "field-created_at" not in add  # nothing to show before it is saved
+    assert "field-created_at" in change
