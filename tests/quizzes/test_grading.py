@@ -15,7 +15,6 @@ from quizzes.grading import (
     highlight_html,
     normalize,
 )
-from quizzes.grading.vocabulary import vocabulary_parse
 from quizzes.loader import load_quiz_set
 
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "quizzes"
@@ -394,8 +393,3 @@ def test_grade_free_long_answer_is_linear_not_timed():
 
     assert result.correct is True
     assert len(result.mentions[0].spans) == 20
-
-
-def test_vocabulary_refuses_a_bare_yaml_boolean():
-    with pytest.raises(ValueError, match="False is not a word"):
-        vocabulary_parse(raw={"negations": {"en": [False]}})

@@ -1,6 +1,8 @@
 """import_quizzes --explain: each mention as the matcher reads it, and the warnings an
 author gets for phrasings that will not hold."""
 
+import pytest
+
 from quizzes.grading.explain import key_explain
 from quizzes.grading.vocabulary import vocabulary_parse
 
@@ -36,3 +38,8 @@ def test_explain_mixed_polarity_is_warned():
     [explained] = key_explain(expected=[["not recomputed", "recomputed"]])
 
     assert "side by side" in explained.warnings[0]
+
+
+def test_vocabulary_refuses_a_bare_yaml_boolean():
+    with pytest.raises(ValueError, match="False is not a word"):
+        vocabulary_parse(raw={"negations": {"en": [False]}})
