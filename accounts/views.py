@@ -87,7 +87,8 @@ def _link_page(request, *, token, model, redeem, template):
             # The browser that made the account is the account's own (accounts/throttle.py):
             # failures from elsewhere must not keep its owner out of it.
             request.known_device_for = user.get_username()
-            return redirect("home")
+            # The first account is there to set the portal up: it lands in the admin.
+            return redirect("admin:index" if model is SetupLink else "home")
     if request.method == "POST" and not held:
         link_form_refused(token_hash(token))
     response = render(request, template, {"form": form, "held": held}, status=429 if held else 200)
