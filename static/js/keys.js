@@ -35,6 +35,19 @@
   window.addEventListener("load", function () { setTimeout(focusLinkedBox, 0); });
   window.addEventListener("hashchange", focusLinkedBox);
 
+  // N: follow the card's "Next question". On this page, a free or numeric question's text
+  // box takes the focus, so the learner can type at once (a choice question's card keeps
+  // it, for 1–9).
+  function goNext(card) {
+    var next = card.querySelector("a[data-next]");
+    if (!next) return;
+    next.click();
+    var href = next.getAttribute("href") || "";
+    var target = href.charAt(0) === "#" ? document.getElementById(href.slice(1)) : null;
+    var box = target && target.querySelector("form.answer-form [name=text]");
+    if (box) box.focus();
+  }
+
   document.addEventListener("keydown", function (event) {
     var target = event.target;
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && target.tagName === "TEXTAREA") {
@@ -60,16 +73,15 @@
         answerForm.requestSubmit();
       }
     } else if (event.key === "n" || event.key === "N") {
-      var next = card.querySelector("a[data-next]");
-      if (next) {
-        event.preventDefault();
-        next.click();
-        // On this page: a free or numeric question's text box takes the focus, so the
-        // learner can type at once (a choice question's card keeps it, for 1–9).
-        var href = next.getAttribute("href") || "";
-        var target = href.charAt(0) === "#" ? document.getElementById(href.slice(1)) : null;
-        var box = target && target.querySelector("form.answer-form [name=text]");
-        if (box) box.focus();
+      if (!card.querySelector("a[data-next]")) return;
+      event.preventDefault();
+      var body = card.querySelector(".question-body");
+      if (body && body.matches(".htmx-swapping, .htmx-settling")) {
+        // The feedback is still settling: htmx then focuses its heading, which would take
+        // the focus back from the next question's text box. Go once it has settled.
+        body.addEventListener("htmx:afterSettle", function () { goNext(card); }, { once: true });
+      } else {
+        goNext(card);
       }
     }
   });
