@@ -62,8 +62,16 @@ class FormOutOfDate(FormUnusable):
 
 
 class FormOfAnotherAccount(SubmissionRefused):
+    """Another account logged in on this browser since the form was made (a shared
+    computer). What was sent is kept for the form's learner where a logged-out post
+    would be, and said so; nothing is stored for the account logged in now."""
+
     status = 403
     default_message = gettext_lazy("This form was made for another account. Reload the page.")
+    kept_message = gettext_lazy(
+        "This form was made for another account: its answer was not sent, but kept for "
+        "that account, to check and send after logging in as it. Reload the page."
+    )
 
 
 class FormOfEndedLogin(SubmissionRefused):
@@ -149,7 +157,10 @@ def answer_raw(post) -> dict:
     the answer's limit is kept whole up to MAX_KEPT_CHARS, so the refusal that says it is
     too long gives it back to be cut by its writer, not by us."""
     return {
-        "keys": [key[:MAX_KEY_CHARS] for key in post.getlist("choice")[:MAX_CHOICES]],
+        # No NUL in a key either: PostgreSQL refuses it in the draft's JSON (a 500).
+        "keys": [
+            key[:MAX_KEY_CHARS].replace("\x00", "") for key in post.getlist("choice")[:MAX_CHOICES]
+        ],
         "text": post.get("text", "")[:MAX_KEPT_CHARS].replace("\x00", ""),
     }
 
@@ -182,7 +193,11 @@ def _keep_logged_out(*, raw_token: str, question: Question, post) -> None:
 def _token_of_this_login(*, user, session, question: Question, raw_token: str, post):
     token = _token_for(question=question, raw_token=raw_token)
     if token.learner_id != user.pk:
-        raise FormOfAnotherAccount()
+        try:
+            _keep_logged_out(raw_token=raw_token, question=question, post=post)
+        except FormUnusable:  # over a day old, or its account changed: kept for nobody
+            raise FormOfAnotherAccount() from None
+        raise FormOfAnotherAccount(FormOfAnotherAccount.kept_message)
     if not token.bound_to(session=session, user=user):
         kept = answer_raw(post)
         draft_save(learner_id=user.pk, question_id=question.pk, answer=kept)

@@ -212,3 +212,39 @@ def test_the_spanish_limit_is_written_as_the_too_long_message_writes_it(
     # One way of grouping thousands on one card: Spanish groups with a no-break space.
     assert "Como mucho 10\u00a0000 caracteres." in html
     assert "12\u00a0000 caracteres, como mucho 10\u00a0000" in html
+
+
+@pytest.mark.parametrize(
+    ("endpoint", "code", "choice"),
+    [("answer", "q-10-01", "\x00"), ("draft", "q-10-02", "A\x00"), ("answer", "q-10-02", "\x00Z")],
+)
+def test_a_nul_in_an_option_key_is_refused_and_kept_without_it(
+    seeds_imported, learner_client, phase_token, endpoint, code, choice
+):
+    # Every refusal keeps the keys as a draft; PostgreSQL refuses a NUL in its JSON (a 500).
+    response = learner_client.post(
+        f"/question/{code}/{endpoint}/",
+        {"token": phase_token(code), "choice": [choice]},
+        headers={"HX-Request": "true"},
+    )
+
+    assert response.status_code < 500
+    assert Attempt.objects.count() == 0
+    kept = [
+        key for answer in Draft.objects.values_list("answer", flat=True) for key in answer["keys"]
+    ]
+    assert kept and not any("\x00" in key for key in kept)
+
+
+def test_a_nul_in_an_option_key_sent_logged_out_is_kept_without_it(
+    seeds_imported, learner_client, learner, phase_token
+):
+    token = phase_token("q-10-01")
+    learner_client.logout()  # the session ended: the answer is kept for its learner
+
+    response = learner_client.post(
+        "/question/q-10-01/answer/", {"token": token, "choice": ["B\x00"]}
+    )
+
+    assert response.status_code < 500
+    assert Draft.objects.get(learner=learner).answer["keys"] == ["B"]

@@ -11,6 +11,7 @@ from django.test import Client
 
 from progress.models import Attempt, Draft
 from quizzes.models import Question
+from tests.factories import UserFactory
 
 HTMX = {"HX-Request": "true"}
 
@@ -230,3 +231,28 @@ def test_a_csrf_failure_before_any_form_of_this_login_writes_nothing_to_the_sess
     assert response.status_code == 403
     assert "did not accept that form" in response.content.decode()
     assert "_form_key" not in client.session
+
+
+def test_an_answer_from_a_form_of_an_account_logged_out_since_is_kept_for_it(
+    seeds_imported, client
+):
+    """A shared computer: ana's tab is still open when bob logs in on the browser. What
+    she sends is stored for nobody, least of all bob, and kept for her as after a logout."""
+    ana, bob = UserFactory(username="ana"), UserFactory(username="bob")
+    client.force_login(ana)
+    token = _token_in(client.get("/phase/10/").content.decode(), "q-10-03")
+    client.logout()
+    client.force_login(bob)
+
+    response = client.post(
+        "/question/q-10-03/answer/",
+        {"token": token, "text": "ana's answer about the identity"},
+        headers={"HX-Request": "true"},
+    )
+
+    assert response.status_code == 403
+    assert "kept for that account" in response.content.decode()
+    assert Attempt.objects.count() == 0
+    assert not Draft.objects.filter(learner=bob).exists()
+    kept = Draft.objects.get(learner=ana)
+    assert (kept.answer["text"], kept.logged_out) == ("ana's answer about the identity", True)
