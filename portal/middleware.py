@@ -1,5 +1,6 @@
-"""Middleware of our own: client address behind proxies, unreadable forms, caching
-headers, the Content-Security-Policy, and login redirects htmx can follow.
+"""Middleware of our own: client address behind proxies, malformed session cookies,
+unreadable requests, caching headers, the Content-Security-Policy, and login redirects
+htmx can follow.
 
 Django 5.2 has no CSP support of its own (6.0 does), and the policy here is one fixed
 header, so a small middleware is less than another dependency. No inline scripts or
@@ -7,6 +8,7 @@ styles anywhere: htmx and our CSS come from static files.
 """
 
 import ipaddress
+import re
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.conf import settings
@@ -65,6 +67,27 @@ class TrustedProxyMiddleware:
                 request.META["REMOTE_ADDR"] = str(address)
                 if not self._is_trusted(address):
                     break
+        return self.get_response(request)
+
+
+# What Django's session keys are made of (get_random_string's lowercase letters and
+# digits), at most the session table's 40 characters.
+SESSION_KEY = re.compile(r"[a-z0-9]{1,40}")
+
+
+class SessionCookieMiddleware:
+    """A session cookie Django could not have made is dropped before the session is
+    read, as if none was sent: a quoted cookie's octal escape (`"abc\\000…"`) decodes to
+    a NUL, which PostgreSQL refuses in the session table's lookup, so every page was a
+    500 for whoever sent it."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+        if key is not None and not SESSION_KEY.fullmatch(key):
+            del request.COOKIES[settings.SESSION_COOKIE_NAME]
         return self.get_response(request)
 
 

@@ -89,6 +89,8 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # After whitenoise, so static files keep their own long cache.
     "portal.middleware.NoStoreMiddleware",
+    # Before the session is read: a cookie Django could not have made is dropped.
+    "portal.middleware.SessionCookieMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "accounts.middleware.ProfileLocaleMiddleware",
     "accounts.middleware.KnownDeviceMiddleware",
