@@ -9,6 +9,7 @@ from decimal import Decimal
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
+from quizzes.changes import key_changed, revision_content
 from quizzes.grading import highlight_html, mention_label
 from quizzes.models import Question, QuestionRevision
 
@@ -194,6 +195,21 @@ class QuestionState:
         if entry is not None and entry.revision_id:
             return entry.revision
         return self.latest.revision
+
+    @property
+    def key_now(self) -> QuestionRevision | None:
+        """The question's current revision when its key is not the one that graded the
+        latest answer (an import corrected it, and no regrade changed this verdict): the
+        feedback says so, or the learner would learn a replaced key. None otherwise."""
+        if self.latest is None:
+            return None
+        graded = self.graded_revision
+        if graded.pk == self.question.current_revision_id:
+            return None
+        current = self.question.current_revision
+        if current is None or not key_changed(revision_content(graded), revision_content(current)):
+            return None
+        return current
 
     @property
     def options_feedback(self) -> list[OptionFeedback]:

@@ -131,3 +131,30 @@ def test_a_card_seen_before_a_regrade_shows_the_new_key_after_it(seeds_imported,
 
     assert "your pick, wrong" in card and "your pick, right" not in card
     assert "the right answer" in card
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_a_wrong_answer_the_key_change_left_wrong_says_the_key_changed(
+    seeds_imported, learner, learner_client, language
+):
+    """C was wrong under B and is under A: the regrade changes nothing, so no entry is
+    written, but the card must not go on teaching B as the right answer."""
+    answer(learner, "q-10-01", keys=["C"])
+    _key_moved_and_regraded(seeds_imported)
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    html = _text(learner_client.get("/phase/10/"))
+    card = html[html.index('id="q-10-01"') : html.index('id="q-10-02"')]
+
+    if language == "en":
+        assert "The answer key has changed since this answer was graded." in card
+        assert "The right answer is now A." in card
+    else:
+        assert "La clave de respuestas ha cambiado desde que se calificó" in card
+        assert "La respuesta correcta ahora es A." in card
+
+
+def test_a_regraded_answer_needs_no_note_of_the_key_change(regraded_wrong, learner_client):
+    html = _text(learner_client.get("/phase/10/"))
+
+    assert "The answer key has changed" not in html
