@@ -90,7 +90,8 @@ def review_session(*, learner) -> ReviewSession:
 
 def review_forecast(*, learner, days: int = 7) -> list[tuple[object, int]]:
     """Cards coming due on each of the next `days` days (today counts what is due or
-    overdue and not yet reviewed today)."""
+    overdue). A card reviewed today is due a day or more later: rating one schedules it
+    at least a day ahead (no same-day learning steps, settings.REVIEW_SCHEDULER)."""
     today = timezone.localdate()
     counts = dict.fromkeys(range(days), 0)
     for due in (
