@@ -54,6 +54,9 @@ class MentionFeedback:
     typos: tuple[tuple[str, str], ...] = ()
     negative: bool = False  # found through a negatively phrased alternative
     field: bool = False  # found by its words, not by a phrasing of it
+    # Negated: the learner's words read as saying the opposite, so the feedback points
+    # at them and not only at the key's first phrasings, which they may never have used.
+    quote: str = ""
 
     @property
     def found(self) -> bool:
@@ -236,6 +239,11 @@ class QuestionState:
             if index < len(details):  # graded by a matcher that explains itself
                 detail = details[index]
                 typos = tuple(tuple(pair) for pair in detail.get("typos", []))
+                quote = ""
+                if detail["status"] == "negated":
+                    text = self.latest.text
+                    runs = _runs(text, detail.get("spans", []))
+                    quote = " … ".join(text[start:end] for start, end in runs)
                 result.append(
                     MentionFeedback(
                         list(alternatives),
@@ -243,6 +251,7 @@ class QuestionState:
                         typos,
                         detail.get("negative", False),
                         detail.get("field", False),
+                        quote,
                     )
                 )
             else:

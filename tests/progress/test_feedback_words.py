@@ -29,3 +29,23 @@ def test_a_rejection_quotes_the_learners_own_words(
 
     assert says in shown
     assert "2σ" not in shown
+
+
+@pytest.mark.parametrize(
+    ("language", "says"),
+    [
+        ("en", "(where your answer says “normalization”)"),
+        ("es", "(donde tu respuesta dice «normalization»)"),
+    ],
+)
+def test_a_mention_read_as_the_opposite_quotes_the_words_read_so(
+    seeds_imported, learner_client, learner, language, says
+):
+    # The mention's first phrasings ("identity", "unit gain") are not what the learner
+    # wrote: the card must point at what was read as saying the opposite.
+    answer(learner, "q-10-03", text="Because the normalization shrinks the gradients")
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    shown = " ".join(card(learner_client.get("/phase/10/").content.decode(), "q-10-03").split())
+
+    assert says in shown
