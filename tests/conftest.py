@@ -4,8 +4,17 @@ import shutil
 from pathlib import Path
 
 import pytest
+from django.utils import translation
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "data" / "quizzes"
+
+
+@pytest.fixture(autouse=True)
+def _no_language_left_active():
+    """A request in Spanish leaves Spanish active in the thread (Django activates a
+    request's language and leaves it): the next test would run its commands in it."""
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture
