@@ -4,6 +4,7 @@ from collections.abc import Sequence
 
 from django.db import models
 from django.db.models import Q
+from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from portal.db import WriteOnce
@@ -52,7 +53,11 @@ class Phase(models.Model):
         verbose_name_plural = _("phases")
 
     def __str__(self) -> str:
-        return f"{self.number:02d} {self.title_en}"
+        # In the reader's language where the file gives one (the admin's filters and
+        # lists name phases so), else in English.
+        language = (translation.get_language() or "en").split("-")[0]
+        title, _language = localized(self.title_texts, language)
+        return f"{self.number:02d} {title}"
 
     @property
     def title_texts(self) -> dict[str, str]:

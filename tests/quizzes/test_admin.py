@@ -51,3 +51,12 @@ def test_admin_question_list_runs_fixed_queries(
         response = admin_client.get(reverse("admin:quizzes_question_changelist"))
 
     assert response.content.decode().count('class="field-code"') == count
+
+
+def test_admin_in_spanish_names_phases_in_spanish(admin_client, imported):
+    admin_client.post("/language/", {"language": "es", "next": "/admin/"})
+
+    html = admin_client.get(reverse("admin:quizzes_question_changelist")).content.decode()
+
+    assert "10 Inicialización, normalización y residuales" in html
+    assert "10 Initialization, Normalization" not in html
