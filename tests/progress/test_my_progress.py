@@ -1,6 +1,8 @@
 """My progress: the activity chart, the reviews to come, and what a new learner sees
 before any of it exists, in both languages."""
 
+import re
+
 import pytest
 
 from tests.progress.test_pages import answer
@@ -123,3 +125,21 @@ def test_scores_agree_with_the_verdicts_beside_them(seeds_imported, learner_clie
     # The phase's score counts the questions right, as the verdicts say: one in phase 10.
     assert "<td>1 / 5</td> <td>2 / 5</td>" in progress
     assert "Partial score" not in phase_10  # a fully right multiple answer has no partial
+
+
+@pytest.mark.parametrize(("today", "monday_shown"), [("2026-12-04", False), ("2026-12-05", True)])
+def test_a_monday_label_keeps_clear_of_todays(
+    seeds_imported, learner_client, learner, today, monday_shown
+):
+    # On a phone the labels are drawn large: a Monday four days before today's label
+    # ran into it ("30 Nov 4 Dec"); from five days before, it keeps clear.
+    import time_machine
+
+    with time_machine.travel(f"{today} 12:00Z", tick=False):
+        answer(learner, "q-10-01", keys=["B"])
+        html = learner_client.get("/progress/").content.decode()
+
+    ticks = re.findall(r'<text class="tick"[^>]*>([^<]+)</text>', html)
+    assert ticks[-1] == ("4 Dec" if today.endswith("04") else "5 Dec")
+    assert ("30 Nov" in ticks) is monday_shown
+    assert "23 Nov" in ticks
