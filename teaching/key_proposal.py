@@ -4,14 +4,15 @@ to the stored answers (a dry run with the pure grading functions: nothing is wri
 
 The words proposed come from the answer, as written, so an author can see where they
 come from: runs of its words that no mention or reject entry matched (two to MAX_WORDS
-words that are not stop words, single words last; no stop word or negation cue at
-either end, no negation cue inside), those with two words the question itself does not
-say first ("three times the deviation" before "when the loss", for a question about
-loss spikes), then the shortest. Up to PHRASES_PER_MENTION of them that make the answer
-right once added to the missed mention are proposed, each with its dry run, for the
-instructor to choose. When none does (another mention is missing too, or the matcher
-reads none as the mention), all those words, in the order written. The YAML stays the
-source of truth: the author trims the phrase, edits the file, imports and regrades.
+words that are not stop words, single words last; no stop word, connective ("because",
+"porque") or negation cue at either end, no negation cue inside), those with two words
+the question itself does not say first ("three times the deviation" before "when the
+loss", for a question about loss spikes), then the shortest. Up to PHRASES_PER_MENTION
+of them that make the answer right once added to the missed mention are proposed, each
+with its dry run, for the instructor to choose. When none does (another mention is
+missing too, or the matcher reads none as the mention), all those words, in the order
+written. The YAML stays the source of truth: the author trims the phrase, edits the
+file, imports and regrades.
 """
 
 from __future__ import annotations
@@ -32,6 +33,13 @@ from quizzes.grading.text import stems, tokenize
 from quizzes.grading.vocabulary import vocabulary_load
 from quizzes.models import QuestionRevision
 
+# Words that join a sentence to the one before ("because the layer norm…"): a phrase
+# starting or ending with one would, pasted as is, find any answer that opens so. Not
+# stop words for the grader (they carry meaning there), only for the edges proposed.
+CONNECTIVES = frozenset(
+    {"because", "since", "so", "thus", "therefore", "hence", "then", "also"}
+    | {"porque", "pues", "entonces", "asi", "tambien", "luego"}
+)
 MAX_WORDS = 6  # a phrase longer than this is a sentence, not a way of saying a mention
 MAX_TRIES = 120  # candidate phrases graded per missed mention, at most (a long answer)
 PHRASES_PER_MENTION = 3
@@ -125,7 +133,7 @@ def candidate_phrases(*, text: str, covered: list[tuple[int, int]], prompt: str 
     stop words nor the prompt's (by stem, in either language; all of them in a phrase of
     one such word), then the shortest, the one with most such words, the first written."""
     vocabulary = vocabulary_load()
-    stop = vocabulary.for_languages("stopwords", LANGUAGE_CODES)
+    stop = vocabulary.for_languages("stopwords", LANGUAGE_CODES) | CONNECTIVES
     negations = vocabulary.for_languages("negations", LANGUAGE_CODES)
     languages = tuple(LANGUAGE_CODES)
     # The prompt's words and their one-word equivalents in the shared vocabulary, so a

@@ -22,7 +22,7 @@ superuser, 5 answers: 1 and 3. Adding words never turns one wrong here.
 import pytest
 
 from progress.models import Attempt
-from teaching.key_proposal import key_proposal
+from teaching.key_proposal import candidate_phrases, key_proposal
 from teaching.models import Cohort
 from tests.factories import UserFactory, answer
 
@@ -215,3 +215,15 @@ def test_a_change_that_cannot_suffice_says_other_mentions_are_missing(seeds_impo
 
     assert proposal.changes
     assert all(c.others_missing and not c.answer_right for c in proposal.changes)
+
+
+@pytest.mark.parametrize(
+    "text", ["because the layer norm sits before it", "porque la capa norm va antes"]
+)
+def test_no_proposed_phrase_starts_with_a_connective(text):
+    # Pasted as is, "because the layer" would find any answer that opens with it.
+    phrases = candidate_phrases(text=text, covered=[])
+
+    assert phrases
+    assert not any(p.split()[0] in ("because", "porque") for p in phrases)
+    assert phrases[0] in ("layer norm", "capa norm")
