@@ -257,7 +257,23 @@ def phase_page(*, learner, phase: Phase, page: int = 1, holding: str | None = No
         result[-1].next_url = question_href(
             phase_number=phase.number, code=following.code, page=following.page
         )
+    if result and number == count:
+        _continue_from_last(result[-1], index=index, phase_number=phase.number, page=number)
     return PhasePage(phase=phase, number=number, count=count, index=index, states=result)
+
+
+def _continue_from_last(state: QuestionState, *, index, phase_number: int, page: int) -> None:
+    """The phase's last card goes on to the first question never answered, not back to
+    the phases while one is left (UX walk: "Continue" was only at the top of the page)."""
+    entry = next((e for e in index if e.status == OPEN and e.code != state.question.code), None)
+    if entry is None:
+        return
+    state.continue_entry = entry
+    state.continue_url = (
+        f"#{entry.code}"
+        if entry.page == page
+        else question_href(phase_number=phase_number, code=entry.code, page=entry.page)
+    )
 
 
 def answered_state(*, question: Question, answered, overview: PhasePage) -> QuestionState:
@@ -279,6 +295,11 @@ def answered_state(*, question: Question, answered, overview: PhasePage) -> Ques
             state.next_url = question_href(
                 phase_number=question.phase.number, code=following.code, page=following.page
             )
+    elif at is not None:
+        page = overview.index[at].page
+        _continue_from_last(
+            state, index=overview.index, phase_number=question.phase.number, page=page
+        )
     return state
 
 

@@ -95,6 +95,10 @@ class QuestionState:
     next_code: str | None = None
     # Where "Next question" goes when the next question is on another page of the phase.
     next_url: str = ""
+    # The phase's last question: its first question never answered, if any, where a
+    # "Continue" takes the learner instead of back to the phases (an IndexEntry).
+    continue_entry: object = None
+    continue_url: str = ""
     # Set by the view for a question whose form is shown.
     token: str = ""
     show_form: bool = False
