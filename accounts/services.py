@@ -57,10 +57,11 @@ def _link_lookup(model: type[OneTimeLink], raw: str) -> OneTimeLink:
     return link
 
 
-def link_check(*, model: type[OneTimeLink], token: str) -> None:
-    """Raise LinkUnusable if `token` cannot be redeemed now (for showing the form)."""
+def link_check(*, model: type[OneTimeLink], token: str) -> OneTimeLink:
+    """The link `token` names, for showing its form; LinkUnusable if it cannot be
+    redeemed now."""
     with transaction.atomic():
-        _link_lookup(model, token)
+        return _link_lookup(model, token)
 
 
 def setup_link_create() -> str:

@@ -43,7 +43,7 @@ BACKEND = "accounts.backends.ThrottledModelBackend"
 
 def _link_page(request, *, token, model, redeem, template):
     try:
-        link_check(model=model, token=token)
+        link = link_check(model=model, token=token)
     except LinkUnusable as unusable:
         response = render(
             request,
@@ -91,7 +91,10 @@ def _link_page(request, *, token, model, redeem, template):
             return redirect("admin:index" if model is SetupLink else "home")
     if request.method == "POST" and not held:
         link_form_refused(token_hash(token))
-    response = render(request, template, {"form": form, "held": held}, status=429 if held else 200)
+    # An invite into a cohort names it: the learner sees which class they are joining.
+    cohort = getattr(link, "cohort", None)
+    context = {"form": form, "held": held, "cohort": cohort}
+    response = render(request, template, context, status=429 if held else 200)
     # The token is in this page's address: never send it to another site. ("no-referrer"
     # would also make the browser send "Origin: null", which fails the CSRF check.)
     response["Referrer-Policy"] = "same-origin"

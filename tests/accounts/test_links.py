@@ -14,6 +14,7 @@ from accounts.models import Invite, Profile, SetupLink
 from accounts.services import invite_create
 from audit.enums import AuditKind
 from audit.models import AuditEvent
+from teaching.models import Cohort
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
@@ -276,3 +277,15 @@ def test_an_unusable_link_offers_log_in_only_to_who_is_logged_out(client):
 
     assert ">Log in</a>" not in logged_in
     assert ">Log in</a>" in logged_out
+
+
+def test_an_invite_into_a_cohort_names_it(client):
+    cohort = Cohort.objects.create(name="Spring <2027>")
+    _invite, url = invite_create(cohort=cohort)
+    _plain, plain_url = invite_create()
+
+    page = client.get(link_path(url)).content.decode()
+    plain = client.get(link_path(plain_url)).content.decode()
+
+    assert "You are invited to the class “Spring &lt;2027&gt;”." in page
+    assert "You are invited to the class" not in plain
