@@ -95,7 +95,25 @@ class QuestionWithProgressAdmin(QuestionAdmin):
             plan = grader_regrade_plan(questions=list(queryset), learners=learners)
         else:
             plan = regrade_plan(questions=list(queryset), learners=learners)
-        if request.POST.get("confirm") != "yes":
+        # What the plan was worked out from: each question's current revision (and the
+        # matcher's version). A confirmation posted from a page shown before an import
+        # changed a key is shown again as it stands now, not recorded unseen.
+        basis = ";".join(
+            [f"{q.pk}:{q.current_revision_id}" for q in sorted(queryset, key=lambda q: q.pk)]
+            + ([f"grader:{GRADER_VERSION}"] if grader else [])
+        )
+        confirmed = request.POST.get("confirm") == "yes"
+        if confirmed and request.POST.get("basis") != basis:
+            confirmed = False
+            self.message_user(
+                request,
+                _(
+                    "The questions changed since that plan was shown (a new import): "
+                    "nothing was recorded. This is the plan as it stands now."
+                ),
+                messages.WARNING,
+            )
+        if not confirmed:
             context = {
                 **self.admin_site.each_context(request),
                 "opts": self.model._meta,
@@ -107,6 +125,7 @@ class QuestionWithProgressAdmin(QuestionAdmin):
                 "grader": GRADER_VERSION if grader else None,
                 "action_name": "regrade_grader" if grader else "regrade",
                 "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+                "basis": basis,
             }
             return TemplateResponse(request, "admin/teaching/regrade_confirm.html", context)
         written = regrade_apply(plan=plan, by=request.user)

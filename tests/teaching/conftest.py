@@ -66,3 +66,15 @@ def world(seeds_imported, instructor):
         verdict_override(attempt=eve_first, correct=False, reason="copied", by=instructor)
         verdict_override(attempt=fay_only, correct=False, reason="copied", by=instructor)
     return {"cohort": cohort, "people": people, "cy_reviews": cy_reviews}
+
+
+@pytest.fixture
+def edited(seeds_imported):
+    """q-10-01's key moved from B to A by an import: ana was right under revision 1 and
+    is wrong under 2, bea the other way round; bea's q-10-02 is untouched."""
+    ana, bea = UserFactory(username="ana"), UserFactory(username="bea")
+    answer(ana, "q-10-01", keys=["B"])  # right under r1, wrong under r2
+    answer(bea, "q-10-01", keys=["A"])  # wrong under r1, right under r2
+    answer(bea, "q-10-02", keys=["A"])  # another question: untouched
+    dry_run = move_key_from_b_to_a(seeds_imported)
+    return {"ana": ana, "bea": bea, "dry_run": dry_run}

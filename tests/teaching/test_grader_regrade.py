@@ -13,6 +13,7 @@ from progress.models import Attempt, LearnerQuestion, Regrade
 from progress.services import learner_question_rebuild
 from quizzes.grading import GRADER_VERSION
 from quizzes.models import Question
+from tests.admin_forms import basis
 from tests.factories import CohortFactory, UserFactory, answer
 
 pytestmark = pytest.mark.django_db
@@ -101,7 +102,9 @@ def test_grader_regrade_admin_action_confirms_then_records(client, old_grades):
     }
 
     confirm = client.post("/admin/quizzes/question/", data)
-    done = client.post("/admin/quizzes/question/", data | {"confirm": "yes"}, follow=True)
+    done = client.post(
+        "/admin/quizzes/question/", data | {"confirm": "yes", "basis": basis(confirm)}, follow=True
+    )
 
     confirm_html = " ".join(confirm.content.decode().split())
     assert f"graded again with the current one (grader {GRADER_VERSION})" in confirm_html
@@ -125,7 +128,7 @@ def test_grader_regrade_admin_action_leaves_cohorts_not_taught_alone(client, old
     }
 
     confirm = client.post("/admin/quizzes/question/", data)
-    client.post("/admin/quizzes/question/", data | {"confirm": "yes"})
+    client.post("/admin/quizzes/question/", data | {"confirm": "yes", "basis": basis(confirm)})
 
     confirm_html = " ".join(confirm.content.decode().split())
     assert "It touches only the learners of the cohorts you teach: A (1 learner)." in confirm_html

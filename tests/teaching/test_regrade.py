@@ -15,21 +15,12 @@ from quizzes.models import Question
 from teaching.impact import import_impact, key_changes
 from teaching.scope import learners_taught
 from teaching.services import regrade_plan
+from tests.admin_forms import basis
 from tests.factories import CohortFactory, UserFactory, answer
 from tests.seeds import move_key_from_b_to_a
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
-
-
-@pytest.fixture
-def edited(seeds_imported):
-    ana, bea = UserFactory(username="ana"), UserFactory(username="bea")
-    answer(ana, "q-10-01", keys=["B"])  # right under r1, wrong under r2
-    answer(bea, "q-10-01", keys=["A"])  # wrong under r1, right under r2
-    answer(bea, "q-10-02", keys=["A"])  # another question: untouched
-    dry_run = move_key_from_b_to_a(seeds_imported)
-    return {"ana": ana, "bea": bea, "dry_run": dry_run}
 
 
 def test_import_dry_run_lists_attempts_on_changed_questions(edited):
@@ -156,7 +147,9 @@ def test_regrade_admin_action_confirms_then_records(client, edited):
     data = {"action": "regrade", "_selected_action": [question.pk]}
 
     confirm = client.post("/admin/quizzes/question/", data)
-    done = client.post("/admin/quizzes/question/", data | {"confirm": "yes"}, follow=True)
+    done = client.post(
+        "/admin/quizzes/question/", data | {"confirm": "yes", "basis": basis(confirm)}, follow=True
+    )
 
     confirm_html = " ".join(confirm.content.decode().split())
     assert "1 attempt goes from wrong to right" in confirm_html
@@ -304,7 +297,9 @@ def test_regrade_action_of_an_instructor_writes_only_their_cohorts(client, two_c
     data = {"action": "regrade", "_selected_action": [question.pk]}
 
     confirm = client.post("/admin/quizzes/question/", data)
-    done = client.post("/admin/quizzes/question/", data | {"confirm": "yes"}, follow=True)
+    done = client.post(
+        "/admin/quizzes/question/", data | {"confirm": "yes", "basis": basis(confirm)}, follow=True
+    )
 
     confirm_html = " ".join(confirm.content.decode().split())
     assert "It touches only the learners of the cohorts you teach: A (1 learner)." in confirm_html
@@ -337,7 +332,9 @@ def test_regrade_action_of_a_superuser_covers_every_learner(admin_client, two_co
     data = {"action": "regrade", "_selected_action": [question.pk]}
 
     confirm = admin_client.post("/admin/quizzes/question/", data)
-    admin_client.post("/admin/quizzes/question/", data | {"confirm": "yes"})
+    admin_client.post(
+        "/admin/quizzes/question/", data | {"confirm": "yes", "basis": basis(confirm)}
+    )
 
     assert "It touches every learner, in every cohort." in confirm.content.decode()
     assert sorted(Regrade.objects.values_list("attempt__learner__username", flat=True)) == [
