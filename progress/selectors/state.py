@@ -207,9 +207,13 @@ class QuestionState:
     def key_now(self) -> QuestionRevision | None:
         """The question's current revision when its key is not the one that graded the
         latest answer (an import corrected it, and no regrade changed this verdict): the
-        feedback says so, or the learner would learn a replaced key. None otherwise."""
+        feedback says so, or the learner would learn a replaced key. None otherwise, and
+        for an instructor's override, which no key graded."""
         if self.latest is None:
             return None
+        verdict = self.verdict
+        if verdict is not None and verdict.is_override:
+            return None  # an instructor's verdict: no key graded it
         graded = self.graded_revision
         if graded.pk == self.question.current_revision_id:
             return None

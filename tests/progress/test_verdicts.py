@@ -6,7 +6,8 @@ import pytest
 from django.core.management import call_command
 
 from progress.models import ReviewCard
-from tests.factories import answer
+from teaching.services import verdict_override
+from tests.factories import UserFactory, answer
 from tests.seeds import replace_line
 
 pytestmark = pytest.mark.django_db
@@ -67,9 +68,6 @@ def test_regraded_wrong_question_comes_back_into_todays_reviews(regraded_wrong, 
 
 
 def test_card_says_an_instructor_marked_it_right(seeds_imported, learner, learner_client):
-    from teaching.services import verdict_override
-    from tests.factories import UserFactory
-
     attempt = answer(learner, "q-10-03", text="no idea at all")
     verdict_override(
         attempt=attempt, correct=True, reason="right idea", by=UserFactory(username="teach")
@@ -157,4 +155,17 @@ def test_a_wrong_answer_the_key_change_left_wrong_says_the_key_changed(
 def test_a_regraded_answer_needs_no_note_of_the_key_change(regraded_wrong, learner_client):
     html = _text(learner_client.get("/phase/10/"))
 
+    assert "The answer key has changed" not in html
+
+
+def test_an_overridden_answer_needs_no_note_of_the_key_change(
+    seeds_imported, learner, learner_client
+):
+    attempt = answer(learner, "q-10-01", keys=["C"])
+    _key_moved_and_regraded(seeds_imported)
+    verdict_override(attempt=attempt, correct=True, reason="C is fine", by=UserFactory())
+
+    html = _text(learner_client.get("/phase/10/"))
+
+    assert "Marked right by your instructor" in html
     assert "The answer key has changed" not in html
