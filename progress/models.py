@@ -15,9 +15,6 @@ from .verdicts import Verdict, provisional_from, verdict_newest
 
 
 class AttemptQuerySet(models.QuerySet):
-    def for_learner(self, learner):
-        return self.filter(learner=learner)
-
     def with_verdict(self):
         """Annotate `verdict_correct`: the effective verdict, the newest regrade's or
         override's where there is one (the rule of `verdict_newest`), in the query."""
@@ -118,9 +115,12 @@ class Attempt(WriteOnce):
         return provisional_from(self, self.regrades.all())
 
     def verdict(self) -> "Verdict":
-        """The attempt's effective verdict and where it comes from. Reads
-        `self.regrades`; prefetch them when asking for many attempts."""
+        """The effective verdict and its source. Reads `self.regrades`: prefetch them."""
         return self.verdict_from(verdict_newest(self.regrades.all()))
+
+    def verdict_entry_id(self) -> int:
+        """The standing regrade or override's id, 0 if none (an override form's `seen`)."""
+        return getattr(verdict_newest(self.regrades.all()), "pk", 0)
 
     def verdict_from(self, entry) -> "Verdict":
         """The verdict, given the regrade or override that stands on it (or None)."""

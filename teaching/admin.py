@@ -262,6 +262,17 @@ class CohortAdmin(
     def _override(self, request, cohort, attempt, *, back: str, anchor: str = ""):
         """The override's form posted: record it, say so, and go back. An answer the
         grader had wrong marked right comes with a link to the key change it suggests."""
+        if request.POST.get("seen") != str(attempt.verdict_entry_id()):
+            # Another tab (or instructor) recorded a verdict since this form was shown.
+            self.message_user(
+                request,
+                _(
+                    "The verdict on this attempt changed since the page was shown: nothing "
+                    "was recorded. Check the verdict it has now, then override it if need be."
+                ),
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(back)
         was_right = attempt.verdict().correct
         form = VerdictOverrideForm(request.POST)
         if not form.is_valid():

@@ -22,7 +22,7 @@ def attempt_history(*, learner, limit: int = HISTORY_LIMIT) -> list[Attempt]:
     """The learner's newest attempts; `is_latest` says which is their latest at its
     question: only that one's verdict can still be checked by an instructor."""
     return list(
-        Attempt.objects.for_learner(learner)
+        Attempt.objects.filter(learner=learner)
         .annotate(is_latest=Exists(LearnerQuestion.objects.filter(latest_attempt=OuterRef("pk"))))
         .select_related("question", "revision", "question__phase")
         .prefetch_related("regrades")

@@ -147,7 +147,7 @@ def test_a_wrong_numeric_answer_offers_no_key_change_which_is_for_free_text(
     drill_down = client.get(learner).content.decode()
     overridden = client.post(
         f"{learner}attempt/{wrong.pk}/override/",
-        {"verdict": "right", "reason": "GiB were meant"},
+        {"verdict": "right", "seen": "0", "reason": "GiB were meant"},
         follow=True,
     ).content.decode()
     key_change = client.get(

@@ -1,6 +1,8 @@
 """An instructor's verdict override: one attempt marked right or wrong with a reason,
 stored as a new row, audited, and followed by standings, results and reviews."""
 
+import re
+
 import pytest
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
@@ -109,7 +111,9 @@ def test_override_form_records_and_the_drill_down_shows_it(
     client.force_login(instructor)
 
     response = client.post(
-        override_url(cohort, free_attempt), {"verdict": "right", "reason": "same idea"}, follow=True
+        override_url(cohort, free_attempt),
+        {"verdict": "right", "seen": "0", "reason": "same idea"},
+        follow=True,
     )
 
     html = " ".join(response.content.decode().split())
@@ -121,11 +125,36 @@ def test_override_form_records_and_the_drill_down_shows_it(
     ]
 
 
+def test_an_override_from_a_page_shown_before_another_verdict_records_nothing(
+    client, cohort, free_attempt, instructor
+):
+    """Two tabs of the drill-down: the first marks the answer right; the second, shown
+    before that, must not replace it unseen with its own verdict and reason."""
+    client.force_login(instructor)
+    page = client.get(
+        f"/admin/teaching/cohort/{cohort.pk}/results/learner/{free_attempt.learner_id}/"
+    )
+    seen = re.search(r'name="seen" value="(\d+)"', page.content.decode()).group(1)
+    first = {"verdict": "right", "seen": seen, "reason": "same idea"}
+    client.post(override_url(cohort, free_attempt), first)
+
+    second = client.post(
+        override_url(cohort, free_attempt),
+        {"verdict": "wrong", "seen": seen, "reason": "second tab"},
+        follow=True,
+    )
+
+    assert "changed since the page was shown: nothing was recorded" in second.content.decode()
+    assert list(Regrade.objects.values_list("new_correct", "reason")) == [(True, "same idea")]
+
+
 def test_override_form_without_reason_records_nothing(client, cohort, free_attempt, instructor):
     client.force_login(instructor)
 
     response = client.post(
-        override_url(cohort, free_attempt), {"verdict": "right", "reason": ""}, follow=True
+        override_url(cohort, free_attempt),
+        {"verdict": "right", "seen": "0", "reason": ""},
+        follow=True,
     )
 
     assert "This field is required." in response.content.decode()
@@ -138,7 +167,7 @@ def test_override_of_another_cohorts_learner_is_404(client, cohort, instructor):
     other.learners.add(bea)
     attempt = answer(bea, "q-10-01", keys=["A"])
     client.force_login(instructor)
-    data = {"verdict": "right", "reason": "x"}
+    data = {"verdict": "right", "seen": "0", "reason": "x"}
 
     via_own_cohort = client.post(override_url(cohort, attempt), data)
     via_other_cohort = client.post(override_url(other, attempt), data)
@@ -168,7 +197,9 @@ def test_override_needs_a_csrf_token(cohort, free_attempt, instructor):
     client = Client(enforce_csrf_checks=True)
     client.force_login(instructor)
 
-    response = client.post(override_url(cohort, free_attempt), {"verdict": "right", "reason": "x"})
+    response = client.post(
+        override_url(cohort, free_attempt), {"verdict": "right", "seen": "0", "reason": "x"}
+    )
 
     assert response.status_code == 403
     assert Regrade.objects.count() == 0
@@ -182,7 +213,9 @@ def test_override_by_staff_without_regrade_permission_is_403(client, cohort, fre
     )
     client.force_login(helper)
 
-    response = client.post(override_url(cohort, free_attempt), {"verdict": "right", "reason": "x"})
+    response = client.post(
+        override_url(cohort, free_attempt), {"verdict": "right", "seen": "0", "reason": "x"}
+    )
     page = client.get(
         f"/admin/teaching/cohort/{cohort.pk}/results/learner/{free_attempt.learner_id}/"
     )
@@ -221,7 +254,9 @@ def test_override_message_names_the_time_zone(client, cohort, free_attempt, inst
     client.cookies["tz"] = "Asia/Tokyo"
 
     response = client.post(
-        override_url(cohort, free_attempt), {"verdict": "right", "reason": "same idea"}, follow=True
+        override_url(cohort, free_attempt),
+        {"verdict": "right", "seen": "0", "reason": "same idea"},
+        follow=True,
     )
 
     message = response.content.decode().split('<ul class="messagelist">', 1)[1].split("</ul>")[0]

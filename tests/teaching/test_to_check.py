@@ -214,7 +214,9 @@ def test_to_check_of_another_cohort_is_404_and_superuser_sees_it(client, cohort,
     page = client.get(to_check_url(other))
     confirm = client.post(confirm_url(other, attempt))
     via_own = client.post(confirm_url(cohort, attempt))
-    override = client.post(override_url(cohort, attempt), {"verdict": "wrong", "reason": "x"})
+    override = client.post(
+        override_url(cohort, attempt), {"verdict": "wrong", "seen": "0", "reason": "x"}
+    )
     client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
     as_superuser = client.get(to_check_url(other)).content.decode()
 
@@ -312,7 +314,8 @@ def test_override_from_the_list_records_it_and_offers_the_key_change(client, coh
     client.force_login(instructor)
 
     response = client.post(
-        override_url(cohort, attempt), {"verdict": "right", "reason": "negates another thing"}
+        override_url(cohort, attempt),
+        {"verdict": "right", "seen": "0", "reason": "negates another thing"},
     )
     page = client.get(response["Location"]).content.decode()
 
@@ -330,7 +333,9 @@ def test_override_from_the_list_without_reason_records_nothing(client, cohort, i
     attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=NEGATED)
     client.force_login(instructor)
 
-    response = client.post(override_url(cohort, attempt), {"verdict": "right"}, follow=True)
+    response = client.post(
+        override_url(cohort, attempt), {"verdict": "right", "seen": "0"}, follow=True
+    )
 
     assert "This field is required." in response.content.decode()
     assert Regrade.objects.count() == 0
