@@ -85,12 +85,15 @@ class ChangelistInputMixin:
 
     def _refuse_bad_input(self, request) -> None:
         if self.date_hierarchy:
-            year = request.GET.get(f"{self.date_hierarchy}__year")
             # Year 1 and 9999 too: their first or last day in another time zone is
-            # outside what Python's datetime holds.
-            possible = year is None or (year.isascii() and year.isdigit() and 1 < int(year) < 9999)
-            if not possible:
-                raise BadRequest("impossible year")
+            # outside what Python's datetime holds. A month or day past a C long raised
+            # OverflowError inside Django's date hierarchy, which only catches ValueError.
+            for part, low, high in (("year", 2, 9998), ("month", 1, 12), ("day", 1, 31)):
+                value = request.GET.get(f"{self.date_hierarchy}__{part}")
+                if value is None:
+                    continue
+                if not (value.isascii() and value.isdigit() and low <= int(value) <= high):
+                    raise BadRequest(f"impossible {part}")
         if request.method == "POST" and "action" in request.POST:
             pk = self.model._meta.pk
             for value in request.POST.getlist(ACTION_CHECKBOX_NAME):

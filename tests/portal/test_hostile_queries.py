@@ -53,6 +53,24 @@ def test_admin_date_hierarchy_with_an_impossible_year_is_a_400(admin_client, mod
     assert response.status_code == 400
 
 
+@pytest.mark.parametrize("model", ["progress/attempt", "audit/auditevent"])
+@pytest.mark.parametrize(
+    "query", [f"month={TOO_BIG}", "month=13", "month=0", f"month=12&created_at__day={TOO_BIG}"]
+)
+def test_admin_date_hierarchy_with_an_impossible_month_or_day_is_a_400(admin_client, model, query):
+    # A month or a day past 64 bits raised OverflowError inside Django's date
+    # hierarchy, which catches ValueError only: a 500.
+    response = admin_client.get(f"/admin/{model}/?created_at__year=2026&created_at__{query}")
+
+    assert response.status_code == 400
+
+
+def test_admin_date_hierarchy_with_a_possible_day_lists(admin_client):
+    query = "created_at__year=2026&created_at__month=12&created_at__day=4"
+
+    assert admin_client.get(f"/admin/progress/attempt/?{query}").status_code == 200
+
+
 def test_admin_date_hierarchy_with_a_possible_year_lists(admin_client):
     response = admin_client.get("/admin/audit/auditevent/?created_at__year=2026")
 
