@@ -53,9 +53,11 @@ class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
         )
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        # An instructor invites into the cohorts they teach, not into anyone's.
+        # An instructor invites into the cohorts they teach, not into anyone's, and into
+        # one of them: a learner in no cohort would be in none of their lists (UX walk).
         if db_field.name == "cohort" and not request.user.is_superuser:
             kwargs["queryset"] = Cohort.objects.taught_by(request.user)
+            kwargs["required"] = True
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def get_readonly_fields(self, request, obj=None):

@@ -98,6 +98,20 @@ def test_instructor_invites_into_their_cohort(client, instructor):
     assert Invite.objects.get().cohort == mine
 
 
+def test_an_instructors_invite_names_one_of_their_cohorts(client, admin_client, instructor):
+    Cohort.objects.create(name="Mine").instructors.add(instructor)
+    client.force_login(instructor)
+
+    response = client.post("/admin/accounts/invite/add/", {"note": "x", "cohort": ""})
+
+    # A learner in no cohort would be in none of the instructor's lists.
+    assert "This field is required." in response.content.decode()
+    assert not Invite.objects.exists()
+    # An administrator may still invite someone into no cohort.
+    admin_client.post("/admin/accounts/invite/add/", {"note": "y", "cohort": ""})
+    assert Invite.objects.get().cohort is None
+
+
 def test_redeeming_a_cohort_invite_makes_a_member(client, db):
     cohort = Cohort.objects.create(name="Spring")
     _invite, url = invite_create(cohort=cohort)
