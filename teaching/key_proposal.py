@@ -5,9 +5,10 @@ to the stored answers (a dry run with the pure grading functions: nothing is wri
 The words proposed come from the answer, as written, so an author can see where they
 come from: runs of its words that no mention or reject entry matched (two to MAX_WORDS
 words that are not stop words, single words last; no stop word, connective ("because",
-"porque") or negation cue at either end, no negation cue inside), those with two words
-the question itself does not say first ("three times the deviation" before "when the
-loss", for a question about loss spikes), then the shortest. Up to PHRASES_PER_MENTION
+"porque") or negation cue at either end, no negation cue inside, not only words the
+question says), those with two words the question itself does not say first ("three
+times the deviation" before "when the loss", for a question about loss spikes), then
+the shortest. Up to PHRASES_PER_MENTION
 of them that make the answer right once added to the missed mention are proposed, each
 with its dry run, for the instructor to choose. When none does (another mention is
 missing too, or the matcher reads none as the mention), all those words, in the order
@@ -165,6 +166,10 @@ def candidate_phrases(*, text: str, covered: list[tuple[int, int]], prompt: str 
             owned += own(norm_last)
             if words > MAX_WORDS:
                 break
+            if not owned:
+                # Only words the question says: added to the key, it would find any
+                # answer that restates the question (UX walk: "rare token").
+                continue
             phrase = " ".join(text[start:end].lower().split())
             found.setdefault(phrase, (words == 1, owned < min(words, 2), words, -owned, first))
     return sorted(found, key=found.__getitem__)

@@ -227,3 +227,15 @@ def test_no_proposed_phrase_starts_with_a_connective(text):
     assert phrases
     assert not any(p.split()[0] in ("because", "porque") for p in phrases)
     assert phrases[0] in ("layer norm", "capa norm")
+
+
+def test_no_proposed_phrase_only_repeats_the_question():
+    # Added to the key, "rare token" would find any answer that restates the question.
+    prompt = "Why does the rare token's embedding row dominate the gradient norm?"
+
+    phrases = candidate_phrases(
+        text="the rare token gets a large update", covered=[], prompt=prompt
+    )
+
+    assert "rare token" not in phrases
+    assert phrases[0] == "large update"
