@@ -66,7 +66,7 @@ def _way_back(request: HttpRequest) -> dict:
     except Exception:  # an error page must render even when the URLconf is what failed
         admin_index = None
     if admin_index and request.path.startswith(admin_index):
-        return {"back_url": admin_index, "back_label": _("Back to the admin")}
+        return {"back_url": admin_index, "back_label": _("Back to the admin"), "in_admin": True}
     return {"back_url": "/", "back_label": _("Back to phases")}
 
 

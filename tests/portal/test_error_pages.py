@@ -6,6 +6,9 @@ from django.test import Client
 from django.utils import translation
 from django.views.defaults import server_error
 
+from teaching.models import Cohort
+from tests.factories import UserFactory, answer
+
 pytestmark = pytest.mark.django_db
 
 
@@ -104,3 +107,18 @@ def test_a_404_inside_the_admin_leads_back_to_the_admin(admin_client, learner_cl
     assert inside.status_code == outside.status_code == 404
     assert '<a href="/admin/">Back to the admin</a>' in inside.content.decode()
     assert '<a href="/">Back to phases</a>' in outside.content.decode()
+
+
+def test_a_405_inside_the_admin_promises_no_draft(admin_client, learner_client, seeds_imported):
+    # An override's reason is not kept as a draft: the page must not say it is.
+    cohort = Cohort.objects.create(name="Spring")
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    attempt = answer(ana, "q-10-01", keys=["B"])
+    inside = admin_client.get(f"/admin/teaching/cohort/{cohort.pk}/to-check/{attempt.pk}/confirm/")
+    outside = learner_client.get("/question/q-10-03/answer/")
+
+    assert inside.status_code == outside.status_code == 405
+    assert "kept as a draft" not in inside.content.decode()
+    assert '<a href="/admin/">Back to the admin</a>' in inside.content.decode()
+    assert "kept as a draft" in outside.content.decode()
