@@ -25,7 +25,7 @@ SHOWN = 100  # newest first; the page says how many more wait
 # Spanish catalogue holds them; a code added later shows its English words until it is
 # translated, and an unknown code shows itself.
 _WORDS = (
-    gettext_noop("all but one expected mention found"),
+    gettext_noop("one mention short of the number needed"),
     gettext_noop("right only through a word read as a typo"),
     gettext_noop("wrong only because a mention was read as negated"),
     gettext_noop("a developed answer the key does not recognise"),

@@ -109,7 +109,7 @@ DEVELOPED_WORDS = 8
 # What makes the grader unsure of a free-text verdict, in the order the feedback lists them.
 DOUBTS = {
     # Wrong with every needed mention but one found: the last one may be a paraphrase.
-    "one_missing": "all but one expected mention found",
+    "one_missing": "one mention short of the number needed",
     # Right only because a word was read as a misspelling of a key word.
     "typo": "right only through a word read as a typo",
     # Wrong only because a mention was read as negated: the negation may be misread.
