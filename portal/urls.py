@@ -14,6 +14,8 @@ from . import views
 admin.site.login_form = AdminLoginForm
 # Translated per request (the admin renders its header in the viewer's language).
 admin.site.site_header = gettext_lazy("LLM from scratch — admin")
+# The browser tab's title after each page's own ("Django site admin" otherwise).
+admin.site.site_title = admin.site.site_header
 
 urlpatterns = [
     path("", progress_views.home, name="home"),

@@ -60,3 +60,11 @@ def test_admin_in_spanish_names_phases_in_spanish(admin_client, imported):
 
     assert "10 Inicialización, normalización y residuales" in html
     assert "10 Initialization, Normalization" not in html
+
+
+def test_admin_tab_titles_name_the_portal(admin_client, imported):
+    html = admin_client.get(reverse("admin:quizzes_question_changelist")).content.decode()
+
+    title = html[html.index("<title>") : html.index("</title>")]
+    assert "LLM from scratch — admin" in title
+    assert "Django site admin" not in title
