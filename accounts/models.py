@@ -4,6 +4,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from portal.moments import moment_text
@@ -112,7 +113,8 @@ class Invite(OneTimeLink):
         ]
 
     def __str__(self) -> str:
-        return self.note or f"invite {moment_text(self.created_at)}"  # in the viewer's zone
+        # In the viewer's language and time zone.
+        return self.note or gettext("invite %(when)s") % {"when": moment_text(self.created_at)}
 
 
 class LoginThrottle(models.Model):

@@ -295,7 +295,7 @@ def test_admin_setting_another_users_password_is_audited(admin_client):
 def test_admin_password_change_page_is_the_admins(admin_client):
     html = admin_client.get("/admin/password_change/").content.decode()
 
-    assert "<title>Password change | Django site admin</title>" in html
+    assert "<title>Password change | LLM from scratch — admin</title>" in html
     assert ">LLM from scratch — admin</a>" in html
     assert 'name="old_password"' in html
 

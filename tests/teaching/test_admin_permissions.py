@@ -183,3 +183,13 @@ def test_the_cohort_form_shows_its_creation_time_once_there_is_one(admin_client)
 
     assert "field-created_at" not in add  # nothing to show before it is saved
     assert "field-created_at" in change
+
+
+def test_an_invite_without_a_note_is_named_in_the_viewers_language(admin_client):
+    invite_create()
+    admin_client.post("/language/", {"language": "es", "next": "/admin/"})
+
+    html = admin_client.get("/admin/accounts/invite/").content.decode()
+
+    assert "invitación " in html
+    assert ">invite " not in html
