@@ -12,10 +12,13 @@ import re
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth import middleware as auth_middleware
+from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import QueryDict
 from django.shortcuts import resolve_url
+from django.urls import reverse
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
@@ -202,6 +205,28 @@ class LoginRequiredMiddleware(auth_middleware.LoginRequiredMiddleware):
     the question card, where it cannot log in. The login page then says that the
     session expired and returns to the page the learner was on.
     """
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        admin_index = reverse("admin:index")
+        posted_to_admin = (
+            request.method == "POST"
+            and not request.user.is_authenticated
+            and request.path.startswith(admin_index)
+            and request.path not in (reverse("admin:login"), reverse("admin:logout"))
+        )
+        if posted_to_admin:
+            # An admin form sent after the session ended (an override and its reason):
+            # the admin would log in back to this address, which takes POSTs only (a
+            # 405). Back to the page the form was on instead, saying nothing was kept.
+            messages.warning(
+                request,
+                _("Your session had ended, so that form was not recorded. Send it again."),
+            )
+            page = urlsplit(request.headers.get("Referer", ""))
+            same_site = page.netloc == request.get_host() and page.path.startswith(admin_index)
+            back = page.path + (f"?{page.query}" if page.query else "") if same_site else ""
+            return redirect_to_login(back or admin_index, reverse("admin:login"))
+        return super().process_view(request, view_func, view_args, view_kwargs)
 
     def handle_no_permission(self, request, view_func):
         if request.headers.get("HX-Request") != "true":

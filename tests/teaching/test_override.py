@@ -2,6 +2,7 @@
 stored as a new row, audited, and followed by standings, results and reviews."""
 
 import re
+from urllib.parse import quote
 
 import pytest
 from django.contrib.auth.models import Group
@@ -309,3 +310,21 @@ def test_a_rebuild_that_leaves_a_wrong_verdict_wrong_leaves_its_review_alone(coh
     learner_question_rebuild(pairs={(learner.pk, first.question_id)})
 
     assert ReviewCard.objects.get(learner=learner).due == later
+
+
+def test_an_override_sent_after_the_session_ended_logs_in_back_to_its_page(
+    client, cohort, free_attempt, instructor
+):
+    drill_down = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{free_attempt.learner_id}/"
+
+    response = client.post(
+        override_url(cohort, free_attempt),
+        {"verdict": "right", "seen": "0", "reason": "same idea"},
+        headers={"Referer": f"http://testserver{drill_down}"},
+        follow=True,
+    )
+
+    # Not back to the override's address, which takes POSTs only (a 405 after login).
+    assert response.redirect_chain[-1][0] == f"/admin/login/?next={quote(drill_down)}"
+    assert "that form was not recorded. Send it again." in response.content.decode()
+    assert Regrade.objects.count() == 0
