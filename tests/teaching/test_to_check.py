@@ -379,3 +379,19 @@ def test_the_count_after_a_confirm_says_how_many_wait_not_how_many_show(
 
     html = " ".join(response.content.decode().split())
     assert '<p id="to-check-count" data-hx-swap-oob="true">2 verdicts to check</p>' in html
+
+
+def test_the_drill_down_marks_a_provisional_verdict_until_it_is_checked(client, cohort, instructor):
+    ana = learner_in(cohort, "ana")
+    unsure = answer(ana, "q-10-03", text=NEGATED)
+    answer(ana, "q-10-01", keys=["B"])  # a sure verdict
+    client.force_login(instructor)
+    drill_down = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/"
+
+    before = " ".join(client.get(drill_down).content.decode().split())
+    client.post(f"/admin/teaching/cohort/{cohort.pk}/to-check/{unsure.pk}/confirm/")
+    after = " ".join(client.get(drill_down).content.decode().split())
+
+    assert before.count("(provisional: to check)") == 1
+    assert "(provisional: to check)" not in after
+    assert "(confirmed by an instructor)" in after
