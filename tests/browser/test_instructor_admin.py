@@ -138,6 +138,7 @@ def test_invite_link_copy_button(page, site, cohort):
     log_in(page, site, instructor.username)
     page.goto(site + "/admin/accounts/invite/add/")
     page.get_by_label("Note").fill("for a friend")
+    page.get_by_label("Cohort").select_option(label=cohort.name)  # an instructor's must
     page.get_by_role("button", name="Save", exact=True).click()
     page.get_by_role("button", name="Copy link").click()
 
