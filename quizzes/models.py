@@ -21,6 +21,11 @@ def localized(texts: dict[str, str], language: str) -> tuple[str, str]:
     return texts.get("en", ""), "en"
 
 
+def localized_now(texts: dict[str, str]) -> str:
+    """The text in the active language (the request's), falling back to English."""
+    return localized(texts, (translation.get_language() or "en")[:2])[0]
+
+
 class PhaseQuerySet(models.QuerySet):
     def active(self):
         return self.filter(retired_at__isnull=True)
@@ -55,9 +60,7 @@ class Phase(models.Model):
     def __str__(self) -> str:
         # In the reader's language where the file gives one (the admin's filters and
         # lists name phases so), else in English.
-        language = (translation.get_language() or "en").split("-")[0]
-        title, _language = localized(self.title_texts, language)
-        return f"{self.number:02d} {title}"
+        return f"{self.number:02d} {localized_now(self.title_texts)}"
 
     @property
     def title_texts(self) -> dict[str, str]:

@@ -7,7 +7,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from quizzes.markup import render_inline
-from quizzes.models import QuestionRevision, localized
+from quizzes.models import QuestionRevision, localized, localized_now
 from quizzes.texts import RenderedText, revision_texts
 
 register = template.Library()
@@ -28,8 +28,7 @@ def loc(texts: dict) -> str:
 @register.simple_tag
 def loc_plain(texts: dict) -> str:
     """A localized text as plain text (for attributes and titles), autoescaped."""
-    language = translation.get_language() or "en"
-    return localized(texts or {}, language[:2])[0]
+    return localized_now(texts or {})
 
 
 def _flag(*, in_label: bool) -> SafeString:
