@@ -80,6 +80,11 @@ def _runs(text: str, spans) -> list[tuple[int, int]]:
     return [(start, end) for start, end in runs]
 
 
+def _quoted(text: str, spans) -> str:
+    """The learner's words the grader's spans cover, runs apart joined by " … "."""
+    return " … ".join(text[start:end] for start, end in _runs(text, spans))
+
+
 @dataclass
 class QuestionState:
     question: Question
@@ -249,9 +254,7 @@ class QuestionState:
                 typos = tuple(tuple(pair) for pair in detail.get("typos", []))
                 quote = ""
                 if detail["status"] == "negated":
-                    text = self.latest.text
-                    runs = _runs(text, detail.get("spans", []))
-                    quote = " … ".join(text[start:end] for start, end in runs)
+                    quote = _quoted(self.latest.text, detail.get("spans", []))
                 result.append(
                     MentionFeedback(
                         list(alternatives),
@@ -282,12 +285,10 @@ class QuestionState:
     def rejected(self) -> list[str]:
         """What made the answer wrong, in the learner's own words (the grader's spans
         into their text), else the key's phrasing of it."""
-        text = self.latest.text
-        quoted = []
-        for item in self.grading.get("rejected", []):
-            words = " … ".join(text[start:end] for start, end in _runs(text, item.get("spans", [])))
-            quoted.append(words or item["alternative"])
-        return quoted
+        return [
+            _quoted(self.latest.text, item.get("spans", [])) or item["alternative"]
+            for item in self.grading.get("rejected", [])
+        ]
 
     @property
     def partial_parts(self) -> dict[str, int]:
