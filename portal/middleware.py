@@ -18,12 +18,12 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import QueryDict
 from django.shortcuts import resolve_url
-from django.urls import reverse
 from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
 from .errors import bad_request, method_not_allowed, problem_response
+from .links import href
 
 
 def _networks(entries):
@@ -207,34 +207,35 @@ class LoginRequiredMiddleware(auth_middleware.LoginRequiredMiddleware):
     """
 
     def process_view(self, request, view_func, view_args, view_kwargs):
-        admin_index = reverse("admin:index")
-        posted_to_admin = (
-            request.method == "POST"
-            and not request.user.is_authenticated
-            and request.path.startswith(admin_index)
-            and request.path not in (reverse("admin:login"), reverse("admin:logout"))
-        )
-        if posted_to_admin:
-            # An admin form sent after the session ended (an override and its reason):
-            # the admin would log in back to this address, which takes POSTs only (a
-            # 405). Back to the page the form was on instead, saying nothing was kept.
-            messages.warning(
-                request,
-                _("Your session had ended, so that form was not recorded. Send it again."),
-            )
-            page = urlsplit(request.headers.get("Referer", ""))
-            same_site = page.netloc == request.get_host() and page.path.startswith(admin_index)
-            back = page.path + (f"?{page.query}" if page.query else "") if same_site else ""
-            return redirect_to_login(back or admin_index, reverse("admin:login"))
+        if request.method == "POST" and not request.user.is_authenticated:
+            admin_index, login = href("admin:index"), href("admin:login")
+            if request.path.startswith(admin_index) and request.path not in (
+                login,
+                href("admin:logout"),
+            ):
+                # An admin form sent after the session ended (an override and its
+                # reason): the admin would log in back to this address, which takes
+                # POSTs only (a 405). Back to the page the form was on instead, saying
+                # nothing was kept.
+                messages.warning(
+                    request,
+                    _("Your session had ended, so that form was not recorded. Send it again."),
+                )
+                back = _page_on_this_site(request, request.headers.get("Referer", ""), admin_index)
+                return redirect_to_login(back or admin_index, login)
         return super().process_view(request, view_func, view_args, view_kwargs)
 
     def handle_no_permission(self, request, view_func):
         if request.headers.get("HX-Request") != "true":
             return super().handle_no_permission(request, view_func)
-        page = urlsplit(request.headers.get("HX-Current-URL", ""))
-        same_site = not page.netloc or page.netloc == request.get_host()
-        next_path = page.path if same_site and page.path.startswith("/") else "/"
-        if page.query and same_site:
-            next_path += f"?{page.query}"
+        next_path = _page_on_this_site(request, request.headers.get("HX-Current-URL", "")) or "/"
         query = urlencode({"next": next_path, "reason": "expired"})
         return HttpResponseClientRedirect(f"{resolve_url(self.get_login_url(view_func))}?{query}")
+
+
+def _page_on_this_site(request, url: str, under: str = "/") -> str:
+    """`url`'s path and query when it is a page of this site under `under`, else ""."""
+    page = urlsplit(url)
+    if (page.netloc and page.netloc != request.get_host()) or not page.path.startswith(under):
+        return ""
+    return page.path + (f"?{page.query}" if page.query else "")
