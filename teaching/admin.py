@@ -8,7 +8,7 @@ import itertools
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.paginator import Paginator
-from django.db.models import Q
+from django.db.models import Q, prefetch_related_objects
 from django.http import (
     Http404,
     HttpResponseNotAllowed,
@@ -262,6 +262,7 @@ class CohortAdmin(
     def _override(self, request, cohort, attempt, *, back: str, anchor: str = ""):
         """The override's form posted: record it, say so, and go back. An answer the
         grader had wrong marked right comes with a link to the key change it suggests."""
+        prefetch_related_objects([attempt], "regrades")  # read by both checks below
         if request.POST.get("seen") != str(attempt.verdict_entry_id()):
             # Another tab (or instructor) recorded a verdict since this form was shown.
             self.message_user(
