@@ -8,12 +8,11 @@ words that are not stop words, single words last; no stop word, connective ("bec
 "porque") or negation cue at either end, no negation cue inside, not only words the
 question says), those with two words the question itself does not say first ("three
 times the deviation" before "when the loss", for a question about loss spikes), then
-the shortest. Up to PHRASES_PER_MENTION
-of them that make the answer right once added to the missed mention are proposed, each
-with its dry run, for the instructor to choose. When none does (another mention is
-missing too, or the matcher reads none as the mention), all those words, in the order
-written. The YAML stays the source of truth: the author trims the phrase, edits the
-file, imports and regrades.
+the shortest. Up to PHRASES_PER_MENTION of them that make the answer right once added
+to the missed mention are proposed, each with its dry run, for the instructor to
+choose. When none does (another mention is missing too, or the matcher reads none as
+the mention), all those words, in the order written. The YAML stays the source of
+truth: the author trims the phrase, edits the file, imports and regrades.
 """
 
 from __future__ import annotations
