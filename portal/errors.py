@@ -34,7 +34,9 @@ def _page_path(request: HttpRequest) -> str:
     return f"{path}?{current.query}" if path and current.query else path
 
 
-def _fragment(request: HttpRequest, *, status: int, message: str) -> HttpResponse:
+def _fragment(
+    request: HttpRequest, *, status: int, message: str, kept_text: str = ""
+) -> HttpResponse:
     user = getattr(request, "user", None)
     logged_in = bool(user and user.is_authenticated)
     page = _page_path(request)
@@ -42,20 +44,28 @@ def _fragment(request: HttpRequest, *, status: int, message: str) -> HttpRespons
     if page:
         login += "?" + urlencode({"next": page})
     context = {"message": message, "reload_url": page or "/", "login_url": login}
+    context["kept_text"] = kept_text
     context["action"] = "reload" if logged_in else "login"
     return HttpResponse(loader.render_to_string(FRAGMENT, context, request), status=status)
 
 
-def problem_response(request: HttpRequest, *, status: int, message: str) -> HttpResponse:
-    """A refusal the learner can act on: a fragment for htmx, else a page."""
+def problem_response(
+    request: HttpRequest, *, status: int, message: str, kept_text: str = ""
+) -> HttpResponse:
+    """A refusal the learner can act on: a fragment for htmx, else a page. `kept_text`,
+    what the learner wrote when nothing could keep it, is shown back to be copied."""
     if _is_htmx(request):
-        return _fragment(request, status=status, message=message)
-    return render(request, "progress/problem.html", {"message": message}, status=status)
+        return _fragment(request, status=status, message=message, kept_text=kept_text)
+    context = {"message": message, "kept_text": kept_text}
+    return render(request, "progress/problem.html", context, status=status)
 
 
 def error_response(request: HttpRequest, error: AppError) -> HttpResponse:
-    """An application error answered with its status and message."""
-    return problem_response(request, status=error.status, message=error.message)
+    """An application error answered with its status and message, and the text the
+    learner sent when the error carries it (`keep`)."""
+    keep = getattr(error, "keep", None) or {}
+    text = keep.get("text", "") if keep.get("text", "").strip() else ""
+    return problem_response(request, status=error.status, message=error.message, kept_text=text)
 
 
 def _way_back(request: HttpRequest) -> dict:

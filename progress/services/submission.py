@@ -124,6 +124,9 @@ class AnsweringTooFast(SubmissionRefused):
 
 
 class QuestionRetired(SubmissionRefused):
+    """Takes no answers, so keeps no draft; `keep` carries what was sent, shown back on
+    the refusal to be copied (nothing typed is lost)."""
+
     status = 410
     default_message = gettext_lazy("This question has been retired and takes no answers.")
 
@@ -214,7 +217,7 @@ def answer_submit(
     typed, kept as a draft where the poster may keep it.
     """
     if question.is_retired:  # before the token: a retired question keeps no draft
-        raise QuestionRetired()
+        raise QuestionRetired(keep=answer_raw(post))
     if not user.is_authenticated:
         _keep_logged_out(raw_token=raw_token, question=question, post=post)
         return KeptWhileLoggedOut()

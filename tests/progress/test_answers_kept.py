@@ -256,3 +256,36 @@ def test_an_answer_from_a_form_of_an_account_logged_out_since_is_kept_for_it(
     assert not Draft.objects.filter(learner=bob).exists()
     kept = Draft.objects.get(learner=ana)
     assert (kept.answer["text"], kept.logged_out) == ("ana's answer about the identity", True)
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_an_answer_to_a_question_retired_since_the_page_opened_is_shown_back_to_copy(
+    seeds_imported, phase_token, post_answer, htmx
+):
+    """A retired question takes no answer and keeps no draft, so the refusal shows what
+    the learner wrote, escaped, for them to copy: with htmx and without."""
+    token = phase_token("q-10-03")
+    Question.objects.filter(code="q-10-03").update(retired_at="2026-01-01T00:00Z")
+
+    response = post_answer("q-10-03", text="the <b>identity</b> path", token=token, htmx=htmx)
+
+    assert response.status_code == 410
+    html = response.content.decode()
+    assert "This question has been retired" in html
+    assert re.search(
+        r"<textarea [^>]*readonly[^>]*>the &lt;b&gt;identity&lt;/b&gt; path</textarea>", html
+    )
+    assert Attempt.objects.count() == 0
+    assert not Draft.objects.exists()
+
+
+def test_a_choice_sent_to_a_retired_question_shows_no_empty_copy_box(
+    seeds_imported, phase_token, post_answer
+):
+    token = phase_token("q-10-01")
+    Question.objects.filter(code="q-10-01").update(retired_at="2026-01-01T00:00Z")
+
+    response = post_answer("q-10-01", choice=["B"], token=token)
+
+    assert response.status_code == 410
+    assert "<textarea" not in response.content.decode()
