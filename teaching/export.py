@@ -50,13 +50,14 @@ def export_rows(*, cohort: Cohort):
         )
     }
     revisions = dict(QuestionRevision.objects.values_list("id", "number"))
+    # The newest entry of each attempt wins (later ones overwrite earlier ones).
     regraded = {
-        attempt_id: (correct, score)
-        for attempt_id, correct, score in Regrade.objects.filter(
+        attempt_id: (correct, score, kind)
+        for attempt_id, correct, score, kind in Regrade.objects.filter(
             attempt__learner_id__in=cohort_learner_ids(cohort)
         )
         .order_by("id")
-        .values_list("attempt_id", "new_correct", "new_score")
+        .values_list("attempt_id", "new_correct", "new_score", "kind")
     }
     yield [
         "learner",
@@ -70,6 +71,7 @@ def export_rows(*, cohort: Cohort):
         "partial_score",
         "regraded_correct",
         "regraded_score",
+        "regraded_by",  # regrade, override or confirm: who the verdict now stands on
         "language",
         "answered_at",
         "question_title",
@@ -123,6 +125,7 @@ def export_rows(*, cohort: Cohort):
             partial,
             "" if regrade is None else int(regrade[0]),
             "" if regrade is None else regrade[1],
+            "" if regrade is None else regrade[2],
             language,
             created_at.isoformat(),
             csv_safe(title),
