@@ -240,8 +240,8 @@ def test_confirm_with_htmx_answers_the_row_and_the_count(client, cohort, instruc
     assert "<html" not in html
     assert html == (
         f'<tr id="check-{attempt.pk}" class="checked"><td>ana</td><td>q-10-03</td>'
-        '<td colspan="4" role="status">Verdict on ana&#x27;s answer at q-10-03 confirmed: '
-        "right.</td></tr> "
+        '<td colspan="4" role="status" tabindex="-1" autofocus>'
+        "Verdict on ana&#x27;s answer at q-10-03 confirmed: right.</td></tr> "
         '<p id="to-check-count" data-hx-swap-oob="true">1 verdict to check</p>'
     )
     assert list(Regrade.objects.values_list("kind", "by__username")) == [("confirm", "teach")]
