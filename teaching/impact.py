@@ -13,6 +13,8 @@ from quizzes.changes import content_changes, revision_content
 from quizzes.enums import QuestionKind
 from quizzes.models import Question, QuestionRevision
 
+from .models import RegradeCheck
+
 
 def import_impact(next_revisions: dict[int, int | None]) -> dict[int, tuple[int, int]]:
     """The importer's QUIZ_IMPORT_IMPACT hook: for {question id: the revision it points at
@@ -60,13 +62,18 @@ def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
     """Questions whose current key differs from the key of an older revision that
     attempts still stand on, with how many learners and attempts that touches; of
     `learners` (ids; None: everyone) only. An attempt already regraded against the
-    current revision stands on it: not counted."""
+    current revision stands on it, and one a regrade graded against it and left as it
+    stood has been looked at: neither is counted."""
     regraded = Regrade.objects.filter(
+        attempt=OuterRef("pk"), revision_id=OuterRef("question__current_revision_id")
+    )
+    checked = RegradeCheck.objects.filter(
         attempt=OuterRef("pk"), revision_id=OuterRef("question__current_revision_id")
     )
     older = (
         Attempt.objects.exclude(revision_id=F("question__current_revision_id"))
         .exclude(Exists(regraded))
+        .exclude(Exists(checked))
         .order_by()
         .values("question_id", "revision_id")
         .annotate(learners=Count("learner_id", distinct=True), attempts=Count("id"))

@@ -50,3 +50,31 @@ class Cohort(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class RegradeCheck(models.Model):
+    """An attempt a regrade graded again against a revision's key and left as it stood
+    (the same verdict, or an instructor's that no key replaces). A regrade writes a
+    Regrade entry only for a change; this records the rest, so the key-changes page
+    stops listing attempts a regrade has already looked at."""
+
+    attempt = models.ForeignKey(
+        "progress.Attempt", on_delete=models.CASCADE, related_name="+", verbose_name=_("attempt")
+    )
+    revision = models.ForeignKey(
+        "quizzes.QuestionRevision",
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("graded against"),
+    )
+    checked_at = models.DateTimeField(_("when"), default=timezone.now)
+
+    class Meta:
+        verbose_name = _("regrade check")
+        verbose_name_plural = _("regrade checks")
+        constraints = [
+            models.UniqueConstraint(fields=["attempt", "revision"], name="regrade_check_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"attempt {self.attempt_id} checked against revision {self.revision_id}"

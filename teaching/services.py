@@ -20,6 +20,8 @@ from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import QuestionRevision
 
+from .models import RegradeCheck
+
 REASON_MAX = Regrade._meta.get_field("reason").max_length
 
 
@@ -46,6 +48,9 @@ class RegradePlan:
     # Unchanged verdicts whose grading is now sure where it was unsure, or the other way
     # round: attempt id → its new doubts (Attempt.doubts follows the standing grading).
     doubts: dict[int, str] = field(default_factory=dict)
+    # (attempt id, revision id) of every attempt graded again and left as it stood:
+    # recorded by regrade_apply as RegradeCheck rows (the key-changes page's "checked").
+    checked: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def to_right(self) -> int:
@@ -103,15 +108,18 @@ def _plan_add(plan: RegradePlan, attempt: Attempt, revision: QuestionRevision, r
     verdict = attempt.verdict()
     if verdict.source == VerdictSource.OVERRIDE:
         plan.overridden += 1
+        plan.checked.append((attempt.pk, revision.pk))
         return
     if verdict.source == VerdictSource.CONFIRM:
         plan.confirmed += 1  # a teacher judged it right as it stands: a judgement too
+        plan.checked.append((attempt.pk, revision.pk))
         return
     # As attempt_record grades (language unknown: both stemmers), so a regrade agrees
     # with what a new answer would get.
     result = revision.grade(keys=attempt.keys, text=graded_text(attempt.answer))
     if result.correct == verdict.correct and result.score == verdict.score:
         plan.unchanged += 1
+        plan.checked.append((attempt.pk, revision.pk))
         if doubts_column(result.doubts) != attempt.doubts:
             plan.doubts[attempt.pk] = doubts_column(result.doubts)
         return
@@ -147,8 +155,9 @@ def grader_regrade_plan(*, questions=None, learners=None) -> RegradePlan:
 
 
 def regrade_apply(*, plan: RegradePlan, by=None) -> int:
-    """Record one Regrade per change, in one transaction. An attempt's answer and first
-    grade stay as they are; only its doubts follow the grading its verdict stands on.
+    """Record one Regrade per change, in one transaction, and a RegradeCheck for each
+    attempt graded again and left as it stood. An attempt's answer and first grade stay
+    as they are; only its doubts follow the grading its verdict stands on.
     A change planned on a verdict that has moved since (an override or another regrade
     written meanwhile) is dropped: the newer verdict stands."""
     with transaction.atomic():
@@ -194,6 +203,10 @@ def regrade_apply(*, plan: RegradePlan, by=None) -> int:
             by_doubts.setdefault(doubts, []).append(pk)
         for doubts, pks in by_doubts.items():
             Attempt.objects.filter(pk__in=pks).update(doubts=doubts)
+        RegradeCheck.objects.bulk_create(
+            [RegradeCheck(attempt_id=a, revision_id=r) for a, r in plan.checked],
+            ignore_conflicts=True,  # checked against this revision before: once is enough
+        )
         learner_question_rebuild(
             pairs={(c.attempt.learner_id, c.attempt.question_id) for c in plan.changes}
         )
