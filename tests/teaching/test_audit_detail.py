@@ -1,0 +1,27 @@
+"""The audit log's list reads each event's detail as a line, not as JSON."""
+
+from audit.enums import AuditKind
+from audit.models import AuditEvent
+from teaching.admin_records import DETAIL_CHARS, detail_text
+
+
+def test_the_audit_list_shows_the_detail_as_words(admin_client, db):
+    AuditEvent.objects.create(
+        kind=AuditKind.REGRADE_RUN,
+        subject="regrade",
+        detail={"questions": ["q-10-01", "q-10-02"], "changed": 2, "to_right": 1, "note": ""},
+    )
+
+    html = admin_client.get("/admin/audit/auditevent/").content.decode()
+
+    assert "questions: q-10-01, q-10-02; changed: 2; to right: 1</td>" in html
+    assert "{&quot;questions&quot;" not in html
+
+
+def test_detail_text_reads_booleans_mappings_and_cuts_long_lists():
+    assert detail_text({"correct": True, "impact": {"learners": 3}}) == (
+        "correct: yes; impact: (learners 3)"
+    )
+    long = detail_text({"questions": [f"q-{n:02}-{n:02}" for n in range(200)]})
+    assert long.startswith("questions: q-00-00, q-01-01") and ", …" in long
+    assert len(detail_text({"note": "x" * 5000})) == DETAIL_CHARS
