@@ -45,7 +45,7 @@ from .services import (
     SubmissionRefused,
     answer_raw,
     answer_submit,
-    draft_save,
+    draft_from_refused,
     draft_submit,
 )
 from .tokens import SESSION_KEY as TOKEN_SESSION_KEY
@@ -263,15 +263,21 @@ def _form_again(
 ) -> HttpResponse:
     """The form again, with the learner's input and what is wrong with it.
 
-    The input is kept as the learner's draft either way: a reload or another tab finds
-    it, not the answer before. Without htmx, post/redirect/get: the message waits in the
-    session, and reloading the page posts nothing again.
+    The input is kept as the learner's draft either way (an empty one ends the draft):
+    a reload or another tab finds it, not the answer before. Without htmx,
+    post/redirect/get, back to the page the form was on (the phase page, or the reviews
+    page, whose due card it still is): the message waits in the session, and reloading
+    the page posts nothing again.
     """
-    if refused.keep and (refused.keep.get("text", "").strip() or refused.keep.get("keys")):
-        draft_save(learner_id=request.user.pk, question_id=question.pk, answer=refused.keep)
+    if refused.keep is not None:
+        draft_from_refused(
+            learner_id=request.user.pk, question_id=question.pk, answer=refused.keep
+        )
     if not request.htmx:
         request.session.setdefault(FORM_ERRORS, {})[question.code] = refused.message
         request.session.modified = True
+        if request.POST.get("context") == "reviews":
+            return redirect("progress:reviews")
         return redirect(again_href(phase_number=question.phase.number, code=question.code))
     return _form_fragment(request, question, refused, status=refused.status)
 
@@ -336,8 +342,10 @@ def reviews(request: HtmxHttpRequest) -> HttpResponse:
     if answered is not None:  # its feedback only: the session is read on "Next review"
         return render(request, "progress/reviews.html", {"answered": answered})
     session = review_session(learner=request.user)
+    errors = request.session.pop(FORM_ERRORS, None) or {}  # a refusal without htmx
     if session.state is not None:
         _show_form(request, session.state)
+        session.state.error = errors.get(session.state.question.code, "")
     return render(request, "progress/reviews.html", {"session": session})
 
 

@@ -9,7 +9,7 @@ from .attempts import (
     grade_feedback,
     graded_text,
 )
-from .drafts import draft_save
+from .drafts import draft_from_refused, draft_save
 from .recounts import RECOUNT_LEARNERS, learner_phase_recount, learner_question_rebuild
 from .standings import phase_first_right_copy, standing_add, standing_locked
 from .submission import (
@@ -57,6 +57,7 @@ __all__ = [
     "answer_submit",
     "attempt_record",
     "attempt_store",
+    "draft_from_refused",
     "draft_save",
     "draft_submit",
     "grade_feedback",

@@ -14,3 +14,15 @@ def draft_save(
         logged_out=logged_out,
         defaults={"answer": answer},
     )
+
+
+def draft_from_refused(*, learner_id: int, question_id: int, answer: dict) -> None:
+    """An answer the portal refused becomes the learner's draft, so a reload or another
+    tab finds it; an empty one (the learner cleared the box and sent it) ends the draft
+    instead, so the text they cleared does not come back."""
+    if answer.get("text", "").strip() or answer.get("keys"):
+        draft_save(learner_id=learner_id, question_id=question_id, answer=answer)
+    else:
+        Draft.objects.filter(
+            learner_id=learner_id, question_id=question_id, logged_out=False
+        ).delete()
