@@ -332,13 +332,19 @@ def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> d
         if "\x00" in text:
             raise AnswerInvalid(_("The answer contains characters that cannot be stored."))
         if len(text) > MAX_ANSWER_CHARS:
-            raise AnswerInvalid(
-                _("The answer is too long: %(length)s characters, at most %(max)s.")
-                % {
-                    "length": formats.number_format(len(text), force_grouping=True),
-                    "max": formats.number_format(MAX_ANSWER_CHARS, force_grouping=True),
-                }
-            )
+            sizes = {
+                "length": formats.number_format(len(text), force_grouping=True),
+                "max": formats.number_format(MAX_ANSWER_CHARS, force_grouping=True),
+                "kept": formats.number_format(MAX_KEPT_CHARS, force_grouping=True),
+            }
+            message = _("The answer is too long: %(length)s characters, at most %(max)s.")
+            if len(text) > MAX_KEPT_CHARS:  # the box gets back only what answer_raw keeps
+                message = _(
+                    "The answer is too long: %(length)s characters, at most %(max)s. Only "
+                    "its first %(kept)s characters are kept below: copy the rest from "
+                    "where you wrote it."
+                )
+            raise AnswerInvalid(message % sizes)
         if not text.strip():
             raise AnswerInvalid(_("Write an answer first."))
         return {"text": text}
