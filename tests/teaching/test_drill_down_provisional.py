@@ -34,3 +34,23 @@ def test_only_the_latest_unsure_attempt_is_marked_to_check(seeds_imported, clien
     older_row = next(r for r in rows if r.startswith(f'{older.pk}"'))
     assert "(provisional: to check)" in newer_row
     assert "(provisional)" in older_row and "to check" not in older_row
+
+
+def test_a_wrong_free_answer_shows_its_partial_score_as_the_learner_sees_it(
+    seeds_imported, client, instructor
+):
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    # One of q-19-05's three mentions: wrong, a third of the way there.
+    wrong = answer(ana, "q-19-05", text="the embedding row of that token gets a big update")
+    assert (wrong.correct, wrong.score, round(wrong.partial, 2)) == (False, 0.0, 0.33)
+    client.force_login(ana)
+    progress = " ".join(client.get("/progress/").content.decode().split())
+    client.force_login(instructor)
+
+    html = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/")
+
+    assert "<td>0% (partial 33%)</td>" in " ".join(html.content.decode().split())
+    assert "33% (partial)" in progress
