@@ -11,6 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from portal.invisible import has_invisible
+
 from .enums import Language
 from .throttle import device_known, login_attempt_begin, login_attempt_finish
 
@@ -130,6 +132,11 @@ class AccountCreateForm(NoColonMixin, UserCreationForm):
         username = super().clean_username()
         if not username:  # Django's check already refused it (taken in another case)
             return username
+        if has_invisible(username):
+            raise forms.ValidationError(
+                _("This username has characters that cannot be seen. Choose another."),
+                code="invisible",
+            )
         if confusables.is_dangerous(username):
             raise forms.ValidationError(
                 _("This username mixes alphabets in a way that looks like another name."),

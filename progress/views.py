@@ -270,9 +270,7 @@ def _form_again(
     the page posts nothing again.
     """
     if refused.keep is not None:
-        draft_from_refused(
-            learner_id=request.user.pk, question_id=question.pk, answer=refused.keep
-        )
+        draft_from_refused(learner_id=request.user.pk, question_id=question.pk, answer=refused.keep)
     if not request.htmx:
         request.session.setdefault(FORM_ERRORS, {})[question.code] = refused.message
         request.session.modified = True

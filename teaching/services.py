@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from audit.enums import AuditKind
 from audit.services import audit_record
+from portal.invisible import visible
 from progress.enums import INSTRUCTOR_KINDS, VerdictSource
 from progress.models import Attempt, Regrade, provisional_from, verdict_newest
 from progress.services import grade_feedback, graded_text, learner_question_rebuild
@@ -230,7 +231,7 @@ def verdict_override(*, attempt: Attempt, correct: bool, reason: str, by, reques
     (marked right, a card already in review stays until it is reviewed). Right counts
     as full marks, wrong as none: the verdict is the instructor's, not a partial grade.
     Raises ValidationError for a missing or too long reason."""
-    reason = " ".join(reason.split())
+    reason = " ".join(visible(reason).split())  # no direction override reverses it
     if not reason:
         raise ValidationError(_("Give a reason for the new verdict."))
     if len(reason) > REASON_MAX:

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from portal.exceptions import AppError
+from portal.invisible import visible
 from quizzes.changes import key_changed, revision_content
 from quizzes.enums import QuestionKind
 from quizzes.grading.numeric import MAX_CHARS, NumberRefused, number_read, plain
@@ -312,14 +313,13 @@ def _number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
 # byte-order mark (they split a word the grader looks for, unseen). Taken out of a
 # typed answer before it is graded and stored; no answer needs them (the bidirectional
 # algorithm lays out Arabic or Hebrew text without them).
-_INVISIBLE = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A), 0x200B, 0x2060, 0xFEFF])
 
 
 def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> dict:
     """Check a submitted answer against the question's shape and return it as stored:
-    a numeric answer keeps the text as typed (less the invisible characters above) and
-    its reading in plain notation."""
-    text = text.translate(_INVISIBLE)
+    a numeric answer keeps the text as typed (less the characters a reader cannot see:
+    portal.invisible) and its reading in plain notation."""
+    text = visible(text)
     if revision.kind == QuestionKind.NUMERIC:
         if "\x00" in text:
             raise AnswerInvalid(_("The answer contains characters that cannot be stored."))

@@ -135,3 +135,15 @@ def test_invite_accepts_a_username_in_another_alphabet_that_looks_like_no_one(cl
 
     assert response.status_code == 302
     assert User.objects.filter(username="борис").count() == 1
+
+
+@pytest.mark.parametrize("name", ["\u3164\u3164", "ana\u200d", "a\u00adna"])
+def test_a_username_with_characters_no_one_sees_is_refused(client, name):
+    """Hangul fillers draw as nothing: such a name looks blank in every list; a joiner
+    or soft hyphen makes a second "ana" (the red team's round 6)."""
+    _invite, url = invite_create()
+
+    response = client.post(link_path(url), account_form(name))
+
+    assert "This username has characters that cannot be seen." in response.content.decode()
+    assert not User.objects.exists()

@@ -258,3 +258,20 @@ def test_invisible_characters_are_taken_out_of_a_free_answer(seeds_imported, pos
     assert response.status_code == 200
     assert attempt.answer["text"] == "identity path"
     assert attempt.correct is True
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    ["\u00ad", "\u200d", "\u200c", "\u034f", "\u200e", "\u180e", "\ufe0f", "\U000e0061"],
+    ids=["soft-hyphen", "zwj", "zwnj", "cgj", "lrm", "mongolian-vs", "vs16", "tag-a"],
+)
+def test_no_invisible_character_hides_a_rejected_word_from_the_grader(
+    seeds_imported, post_answer, hidden
+):
+    """q-19-02 rejects "2 sigma": with a character no one sees inside "sigma", the hedge
+    was graded right (the red team's round 6)."""
+    post_answer("q-19-02", text=f"2 si{hidden}gma or 3 sigma above the rolling mean")
+
+    attempt = Attempt.objects.get()
+    assert attempt.answer["text"] == "2 sigma or 3 sigma above the rolling mean"
+    assert attempt.correct is False

@@ -77,7 +77,7 @@ def test_card_says_an_instructor_marked_it_right(seeds_imported, learner, learne
     card = html[html.index('id="q-10-03"') : html.index('id="q-10-04"')]
 
     assert "✓</span> Right" in card
-    assert "Marked right by your instructor on " in card and "“right idea”" in card
+    assert "Marked right by your instructor on " in card and "“<bdi>right idea</bdi>”" in card
 
 
 def test_free_feedback_after_a_key_regrade_reads_the_new_key(
@@ -169,3 +169,18 @@ def test_an_overridden_answer_needs_no_note_of_the_key_change(
 
     assert "Marked right by your instructor" in html
     assert "The answer key has changed" not in html
+
+
+def test_an_instructors_reason_is_quoted_in_the_learners_language_without_hidden_controls(
+    seeds_imported, learner, learner_client
+):
+    attempt = answer(learner, "q-10-03", text="no idea at all")
+    verdict_override(
+        attempt=attempt, correct=True, reason="\u202eidea buena", by=UserFactory(username="teach")
+    )
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+
+    html = _text(learner_client.get("/phase/10/"))
+
+    assert "«<bdi>idea buena</bdi>»" in html
+    assert "\u202e" not in html

@@ -135,7 +135,9 @@ def test_key_change_page_shows_the_proposal(client, cohort, instructor):
     html = " ".join(client.get(page_url(cohort, target())).content.decode().split())
 
     assert "<title>Key change for q-19-05 | " in html
-    assert "Against the current key of q-19-05 (revision 1); the answer is in “English”." in html
+    assert (
+        "Against the current key of q-19-05 (revision 1). The answer's language: English." in html
+    )
     assert '<code class="yaml-line">- [dominates, domina, most of the norm, ' in html
     assert "casi toda la norma, toda la norma, <ins>takes over</ins>]</code>" in html
     assert "<td>3: dominates / domina / most of the norm / " in html
@@ -160,8 +162,11 @@ def test_key_change_page_in_spanish(client, cohort, instructor):
     html = " ".join(client.get(page_url(cohort, target())).content.decode().split())
 
     assert "Cambio de clave para q-19-05" in html
-    assert "la respuesta está en «Inglés»." in html
-    assert "Prueba sobre 4 respuestas guardadas a esta pregunta de los estudiantes" in html
+    assert "Idioma de la respuesta: Inglés." in html
+    assert (
+        "Prueba sobre 4 respuestas guardadas a esta pregunta de los estudiantes de tus cohortes"
+        in html
+    )
 
 
 def test_key_change_page_of_another_cohort_is_404(client, cohort, instructor):

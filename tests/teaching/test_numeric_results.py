@@ -115,7 +115,7 @@ def test_override_of_a_numeric_answer_shows_in_the_learners_feedback(numeric_dir
     html = " ".join(client.get("/phase/91/").content.decode().split())
 
     assert "Marked wrong by your instructor on" in html
-    assert "“GiB is not GB”" in html
+    assert "“<bdi>GiB is not GB</bdi>”" in html
     assert "Read as 13.04 GB." in html
     assert attempt.correct is True
 

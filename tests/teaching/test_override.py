@@ -120,7 +120,7 @@ def test_override_form_records_and_the_drill_down_shows_it(
     html = " ".join(response.content.decode().split())
     assert "Attempt by ana at q-10-03 of " in html and " marked right.</li>" in html
     assert '<td class="verdict-now"> <strong>right</strong> (marked by an instructor)' in html
-    assert "right (instructor&#x27;s override, " in html and ": same idea)" in html
+    assert "right (instructor&#x27;s override, " in html and ": <bdi>same idea</bdi>)" in html
     assert list(Regrade.objects.values_list("kind", "new_correct", "by__username")) == [
         ("override", True, "teach")
     ]
