@@ -1,11 +1,14 @@
 """Admin pieces shared by the apps."""
 
+from django.contrib import messages
 from django.contrib.admin import SimpleListFilter
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.admin.views.main import SEARCH_VAR
 from django.contrib.admin.widgets import url_params_from_lookup_dict
 from django.core.exceptions import BadRequest, ValidationError
 from django.db import DataError
 from django.db.models.constants import LOOKUP_SEP
+from django.utils.translation import gettext as _
 
 
 def _is_simple_filter(spec) -> bool:
@@ -31,10 +34,17 @@ class ReadOnlyAdminMixin:
 INT64 = range(-(2**63), 2**63)
 
 
+def _integer_past_64_bits(value) -> bool:
+    text = str(value).strip()
+    digits = text[1:] if text[:1] in "+-" else text
+    return digits.isascii() and digits.isdigit() and int(text) not in INT64
+
+
 # The lookups the admin's own filter links make, after the field they filter: a value
 # ("kind=free"), exact, isnull, a date range (gte, lt), isempty, and a related row's id.
 FILTER_LOOKUPS = {"exact", "isnull", "gte", "lt", "isempty"}
 DATE_PARTS = {"year", "month", "day"}
+MAX_SEARCH_WORDS = 20  # a username, a question code, a few words of an answer
 
 
 class ChangelistInputMixin:
@@ -46,10 +56,15 @@ class ChangelistInputMixin:
       on a field with no date hierarchy, `answer__contains` on SQLite), and each failed
       as a 500 or ran a pattern of the sender's in the database;
     - a year no date can have (`created_at__year=0`, `-1`, past 64 bits);
-    - a value of an allowed lookup the database cannot take (a related id past 64 bits);
+    - a value of an allowed lookup the database cannot take (a related id past 64 bits,
+      refused before the list's count runs);
     - a selected id that is no id (`_selected_action=abc`)."""
 
     def lookup_allowed(self, lookup, value, request=None):
+        if _integer_past_64_bits(value):
+            # A related id or a number no column holds: SQLite refuses to bind it (a
+            # 500 from the list's count), PostgreSQL finds nothing: a 400 on both.
+            return False
         field, *rest = lookup.split(LOOKUP_SEP)
         for fk_lookup in self.model._meta.related_fkey_lookups:
             # A related field's limit_choices_to, which its raw-id popup sends.
@@ -73,15 +88,32 @@ class ChangelistInputMixin:
 
     def changelist_view(self, request, extra_context=None):
         self._refuse_bad_input(request)
-        response = super().changelist_view(request, extra_context)
-        if hasattr(response, "render") and not response.is_rendered:
-            # The list's query runs while it renders: its refusals are ours. (Rendered
-            # here, so a subclass that changes context_data afterwards changes nothing.)
-            try:
+        self._search_capped(request)
+        # The list's count runs in the view, its rows while it renders: the database's
+        # refusals of a filter value (a related id past 64 bits on SQLite) are ours in
+        # both. (Rendered here, so a subclass that changes context_data afterwards
+        # changes nothing.)
+        try:
+            response = super().changelist_view(request, extra_context)
+            if hasattr(response, "render") and not response.is_rendered:
                 response.render()
-            except (OverflowError, DataError) as error:
-                raise BadRequest("a filter value the database cannot take") from error
+        except (OverflowError, DataError) as error:
+            raise BadRequest("a filter value the database cannot take") from error
         return response
+
+    def _search_capped(self, request) -> None:
+        """Search with the first MAX_SEARCH_WORDS words, and say so: each word adds a
+        condition per search field, and SQLite refuses a thousand words' query (an
+        expression tree too deep: a 500)."""
+        words = request.GET.get(SEARCH_VAR, "").split()
+        if len(words) <= MAX_SEARCH_WORDS:
+            return
+        request.GET = request.GET.copy()
+        request.GET[SEARCH_VAR] = " ".join(words[:MAX_SEARCH_WORDS])
+        messages.warning(
+            request,
+            _("Only the first %(n)s words of the search were used.") % {"n": MAX_SEARCH_WORDS},
+        )
 
     def _refuse_bad_input(self, request) -> None:
         if self.date_hierarchy:

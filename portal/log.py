@@ -3,24 +3,30 @@
 The links carry a one-time secret in their path. gunicorn's access log
 (`portal/gunicorn_conf.py`) and Django's own request warnings ("Gone: /invite/…/")
 both print paths, so both pass through `redact`. It reads a value percent-decoded, as
-Django routes it: `/%69nvite/TOKEN/` reaches the invite page too.
+Django routes it: `/%69nvite/TOKEN/` reaches the invite page too; and it takes out any
+word as long as a secret, whatever path it stands in (`/INVITE/TOKEN/` is a 404 whose
+token still works at `/invite/TOKEN/`).
 """
 
 import logging
 import re
 from urllib.parse import unquote
 
-SECRET_PATH = re.compile(r"/(setup|invite)/[^/\s?#\"]+")
+SECRET_PATH = re.compile(r"/(setup|invite)/[^/\s?#\"]+", re.IGNORECASE)
+# A one-time secret wherever it stands (`secrets.token_urlsafe(32)`: 43 characters), for
+# a path that only looks like a link ("/INVITE/…/", "/invite;x/…/" are warned about as
+# 404s, their token still live): no word of a path of ours is half as long.
+SECRET_WORD = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])")
 
 
 def redact(value):
     if not isinstance(value, str):
         return value
     decoded = unquote(value)
-    if SECRET_PATH.search(decoded) is None:
+    if SECRET_PATH.search(decoded) is None and SECRET_WORD.search(decoded) is None:
         return value
     # Logged decoded: redacting the encoded form could leave an encoded secret whole.
-    return SECRET_PATH.sub(r"/\1/[redacted]", decoded)
+    return SECRET_WORD.sub("[redacted]", SECRET_PATH.sub(r"/\1/[redacted]", decoded))
 
 
 class RedactSecretPaths(logging.Filter):
