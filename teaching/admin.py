@@ -273,13 +273,27 @@ class CohortAdmin(
                 ),
                 messages.ERROR,
             )
-            return HttpResponseRedirect(back)
+            return HttpResponseRedirect(f"{back}{anchor}")
         was_right = attempt.verdict().correct
         form = VerdictOverrideForm(request.POST)
         if not form.is_valid():
-            errors = "; ".join(e for field in form.errors.values() for e in field)
-            self.message_user(request, errors, messages.ERROR)
-            return HttpResponseRedirect(back)
+            # Named: the message stands at the top of a page of many such forms.
+            problems = "; ".join(
+                f"{form.fields[name].label}: {error}"
+                for name, errors in form.errors.items()
+                for error in errors
+            )
+            self.message_user(
+                request,
+                _("Nothing was recorded for %(learner)s's answer at %(question)s. %(problems)s")
+                % {
+                    "learner": attempt.learner.get_username(),
+                    "question": attempt.question.code,
+                    "problems": problems,
+                },
+                messages.ERROR,
+            )
+            return HttpResponseRedirect(f"{back}{anchor}")
         try:
             verdict_override(
                 attempt=attempt,
@@ -290,7 +304,7 @@ class CohortAdmin(
             )
         except ValidationError as error:
             self.message_user(request, "; ".join(error.messages), messages.ERROR)
-            return HttpResponseRedirect(back)
+            return HttpResponseRedirect(f"{back}{anchor}")
         self.message_user(
             request,
             _("Attempt by %(learner)s at %(question)s of %(when)s marked %(verdict)s.")
