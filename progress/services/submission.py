@@ -297,6 +297,10 @@ def _number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
             "max": MAX_CHARS,
             "length": formats.number_format(len(refused.text), force_grouping=True),
         }
+    if refused.reason == "range":
+        return _(
+            "“%(text)s” is far beyond any quantity in this course: write it between 1e-99 and 1e99."
+        ) % {"text": refused.text}
     if refused.reason == "groups":
         return _("Group digits in threes with spaces, as in 2 415 919 104, or not at all.")
     unit = revision.unit(translation.get_language() or "en")
@@ -305,14 +309,6 @@ def _number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
     if refused.reason == "unit":
         return _("Write the number alone, without a unit.")
     return _("Write a number in digits, such as 3.5, 3,5 or 2.4e9.")
-
-
-# Invisible characters that change how text around them looks, not what it says: the
-# direction embeddings, overrides and isolates (an override shows a reversed answer as
-# a plain one to the instructor who reads it) and the zero-width space, word joiner and
-# byte-order mark (they split a word the grader looks for, unseen). Taken out of a
-# typed answer before it is graded and stored; no answer needs them (the bidirectional
-# algorithm lays out Arabic or Hebrew text without them).
 
 
 def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> dict:

@@ -9,7 +9,7 @@ The rules (docs/quiz-format.md, "Numeric answers"):
   not all zero (1,000 or 12.500) is ambiguous, a decimal or a thousands mark, and refused;
   1000, 1 000, 1.0, 1,5, 0,125 and 1.2500 are not;
 - two marks (1,000.5, 1.000.000) are refused: group with spaces instead;
-- an exponent: 2.4e9, 2,4E-3; a sign: +3.5, -3.5, −3.5;
+- an exponent: 2.4e9, 2,4E-3 (a magnitude from 1e-99 to 1e99); a sign: +3.5, -3.5, −3.5;
 - after the number, the question's unit if it has one ("3.5 GB", case ignored).
 """
 
@@ -33,6 +33,7 @@ GROUP_SPACES = " \u00a0\u2009\u202f"
 MINUS = "-\u2212"  # hyphen-minus and the minus sign
 MAX_CHARS = 100  # no quantity needs more; longer text is not read as a number
 PLAIN_CHARS = 40  # longer plain readings are written in scientific notation
+MAX_EXPONENT = 99  # a value's magnitude: from 1e-99 to 1e99, far past any quantity asked
 
 _NUMBER = re.compile(
     r"""
@@ -50,8 +51,8 @@ class NumberRefused(ValueError):
     """Text that is not read as a number. `reason` says why, for the learner's message:
     "empty", "ambiguous" (a mark that may be a thousands mark), "marks" (more than one
     point or comma), "groups" (spaces or underscores not in groups of three), "unit"
-    (a unit that is not the question's), "long" (over MAX_CHARS characters) or
-    "unreadable"."""
+    (a unit that is not the question's), "long" (over MAX_CHARS characters), "range"
+    (a magnitude past MAX_EXPONENT: "1e400" is a slip, not a quantity) or "unreadable"."""
 
     def __init__(self, reason: str, text: str = ""):
         self.reason = reason
@@ -145,6 +146,8 @@ def number_read(text: str, *, units: tuple[str, ...] = ()) -> Decimal:
         value = Decimal(f"{sign}{digits or '0'}.{match['frac'] or '0'}e{exponent}")
     except InvalidOperation:  # pragma: no cover - the pattern admits only digits
         raise NumberRefused("unreadable", text) from None
+    if value and abs(value.adjusted()) > MAX_EXPONENT:
+        raise NumberRefused("range", text)
     return value
 
 
