@@ -141,19 +141,20 @@ def _value_text(value) -> str:
         more = ", …" if len(value) > DETAIL_ITEMS else ""
         return ", ".join(_value_text(v) for v in value[:DETAIL_ITEMS]) + more
     if isinstance(value, dict):
-        items = list(value.items())[:DETAIL_ITEMS]
+        items = sorted(value.items())[:DETAIL_ITEMS]
         return "(" + ", ".join(f"{k.replace('_', ' ')} {_value_text(v)}" for k, v in items) + ")"
     return str(value)
 
 
 def detail_text(detail) -> str:
-    """An audit event's detail as a line to read ("questions: q-10-01; changed: 2;
-    via: command"), not JSON; empty values left out, cut at DETAIL_CHARS."""
+    """An audit event's detail as a line to read ("changed: 2; questions: q-10-01;
+    via: command"), not JSON; keys in alphabetical order (PostgreSQL's jsonb keeps no
+    order of its own), empty values left out, cut at DETAIL_CHARS."""
     if not isinstance(detail, dict):
         return _value_text(detail)
     text = "; ".join(
         f"{key.replace('_', ' ')}: {_value_text(value)}"
-        for key, value in detail.items()
+        for key, value in sorted(detail.items())
         if value not in (None, "", [], {})
     )
     return text if len(text) <= DETAIL_CHARS else text[: DETAIL_CHARS - 1] + "…"

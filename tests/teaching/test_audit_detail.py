@@ -14,7 +14,7 @@ def test_the_audit_list_shows_the_detail_as_words(admin_client, db):
 
     html = admin_client.get("/admin/audit/auditevent/").content.decode()
 
-    assert "questions: q-10-01, q-10-02; changed: 2; to right: 1</td>" in html
+    assert "changed: 2; questions: q-10-01, q-10-02; to right: 1</td>" in html
     assert "{&quot;questions&quot;" not in html
 
 
