@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 import re
+from decimal import Decimal
 from typing import Any
 
 from . import grading
 from .documents import PhaseDoc, Problem
-from .grading.numeric import MAX_CHARS
+from .grading.numeric import MAX_CHARS, magnitude_readable
 from .schema import id_is_valid
 from .yaml_reader import LineDict, LineList
 
@@ -77,13 +78,20 @@ def question_problems(data: Any, shown: str) -> list[Problem]:
 
 
 def _numeric_problems(question: LineDict, label: str, shown: str) -> list[Problem]:
-    """A numeric answer and tolerance are finite (YAML reads .nan and .inf as numbers)."""
+    """A numeric answer and tolerance are finite (YAML reads .nan and .inf as numbers),
+    and an answer is within the magnitudes a learner can write (1e-99 to 1e99)."""
     problems = []
     for name in ("answer", "tolerance"):
         value = question.get(name)
         if isinstance(value, float) and not math.isfinite(value):
             message = f"'{name}' must be a finite number, not {value}"
             problems.append(Problem(shown, question.line_of(name), label, message))
+    answer = question.get("answer")
+    numeric = isinstance(answer, int | float) and not isinstance(answer, bool)
+    numeric = numeric and math.isfinite(answer)
+    if numeric and not magnitude_readable(Decimal(str(answer))):
+        message = f"'answer' must be between 1e-99 and 1e99 (or 0): no learner can write {answer}"
+        problems.append(Problem(shown, question.line_of("answer"), label, message))
     return problems
 
 
@@ -115,6 +123,7 @@ NUMBER_REFUSALS = {
     "groups": "spaces or underscores group digits by three only",
     "unit": "only the question's unit may follow the number",
     "long": f"over {MAX_CHARS} characters",
+    "range": "beyond 1e99 or below 1e-99",
     "unreadable": "not a number",
 }
 

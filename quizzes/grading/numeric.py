@@ -146,9 +146,14 @@ def number_read(text: str, *, units: tuple[str, ...] = ()) -> Decimal:
         value = Decimal(f"{sign}{digits or '0'}.{match['frac'] or '0'}e{exponent}")
     except InvalidOperation:  # pragma: no cover - the pattern admits only digits
         raise NumberRefused("unreadable", text) from None
-    if value and abs(value.adjusted()) > MAX_EXPONENT:
+    if not magnitude_readable(value):
         raise NumberRefused("range", text)
     return value
+
+
+def magnitude_readable(value: Decimal) -> bool:
+    """Whether `value` is 0 or its magnitude is from 1e-99 to 1e99, both included."""
+    return not value or Decimal(f"1e-{MAX_EXPONENT}") <= abs(value) <= Decimal(f"1e{MAX_EXPONENT}")
 
 
 def numeric_right(*, key: NumericKey, value: Decimal) -> bool:

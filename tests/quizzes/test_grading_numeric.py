@@ -36,8 +36,9 @@ READ = {
     "  7  ": "7",
     "-0": "0",
     "1e90": "1E+90",
-    "9.9e99": "9.9E+99",  # the largest magnitude read
-    "1e-99": "1E-99",
+    "1e99": "1E+99",  # the largest magnitude read
+    "-1e-99": "-1E-99",  # the smallest
+    "0e400": "0",
 }
 
 
@@ -84,6 +85,7 @@ REFUSED = {
     "1" * 101: "long",
     "1e400": "range",
     "-2.5e-100": "range",
+    "9.9e99": "range",
 }
 
 

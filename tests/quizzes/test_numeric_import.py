@@ -2,6 +2,7 @@
 when the key is bad, examples checked, key changes seen, mirrored in both languages."""
 
 import json
+import re
 from io import StringIO
 from pathlib import Path
 
@@ -118,6 +119,18 @@ BAD = {
         44,
         'example 2 ("7") expected right, graded wrong',
     ),
+    "answer no learner can write": (
+        "answer: 3.5",
+        "answer: 1.0e+120",
+        38,
+        "'answer' must be between 1e-99 and 1e99 (or 0)",
+    ),
+    "example past the magnitudes read": (
+        '{answer: "7", right: false}',
+        '{answer: "1e400", right: false}',
+        44,
+        'example 2 ("1e400") is not read as a number (beyond 1e99 or below 1e-99)',
+    ),
     "example not read as a number": (
         '{answer: "7", right: false}',
         '{answer: "1,000", right: false}',
@@ -186,3 +199,16 @@ def test_export_mirrors_numeric_question_in_both_languages(tmp_path):
     assert "**Answer: 0.0003 ± 0.00001.** 3 × 10⁻⁴ is 0.0003." in english
     assert "## q-91-02 — Una tasa de aprendizaje (numérica)" in spanish
     assert "**Respuesta: 0,0003 ± 0,00001.**" in spanish
+
+
+def test_every_reason_a_number_is_refused_has_words_for_the_importer():
+    """An example refused for a reason the importer could not name was a KeyError."""
+    import inspect
+
+    from quizzes.grading import numeric
+    from quizzes.rules import NUMBER_REFUSALS
+
+    source = inspect.getsource(numeric)
+    reasons = set(re.findall(r'NumberRefused\("(\w+)"', source))
+
+    assert reasons and reasons <= set(NUMBER_REFUSALS)
