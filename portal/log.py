@@ -13,10 +13,18 @@ import re
 from urllib.parse import unquote
 
 SECRET_PATH = re.compile(r"/(setup|invite)/[^/\s?#\"]+", re.IGNORECASE)
-# A one-time secret wherever it stands (`secrets.token_urlsafe(32)`: 43 characters), for
-# a path that only looks like a link ("/INVITE/…/", "/invite;x/…/" are warned about as
-# 404s, their token still live): no word of a path of ours is half as long.
-SECRET_WORD = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{32,}(?![A-Za-z0-9_-])")
+# A one-time secret wherever it stands, for a path that only looks like a link
+# ("/INVITE/…/", "/invite;x/…/" are warned about as 404s, their token still live): a
+# word of exactly the secret's length (`secrets.token_urlsafe(32)`: 43 characters).
+SECRET_WORD = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
+
+
+def _printable(text: str) -> str:
+    """Control characters written as escapes (a decoded "%0A" would start a forged log
+    line), as Django and gunicorn write them in the paths they log."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode() for c in text)
 
 
 def redact(value):
@@ -26,7 +34,8 @@ def redact(value):
     if SECRET_PATH.search(decoded) is None and SECRET_WORD.search(decoded) is None:
         return value
     # Logged decoded: redacting the encoded form could leave an encoded secret whole.
-    return SECRET_WORD.sub("[redacted]", SECRET_PATH.sub(r"/\1/[redacted]", decoded))
+    redacted = SECRET_WORD.sub("[redacted]", SECRET_PATH.sub(r"/\1/[redacted]", decoded))
+    return _printable(redacted)
 
 
 class RedactSecretPaths(logging.Filter):
