@@ -8,6 +8,7 @@ from django.contrib.admin.widgets import url_params_from_lookup_dict
 from django.core.exceptions import BadRequest, ValidationError
 from django.db import DataError
 from django.db.models.constants import LOOKUP_SEP
+from django.utils.text import smart_split
 from django.utils.translation import gettext as _
 
 
@@ -89,10 +90,11 @@ class ChangelistInputMixin:
     def changelist_view(self, request, extra_context=None):
         self._refuse_bad_input(request)
         self._search_capped(request)
+        if request.method not in ("GET", "HEAD"):  # an action: its errors are its own
+            return super().changelist_view(request, extra_context)
         # The list's count runs in the view, its rows while it renders: the database's
-        # refusals of a filter value (a related id past 64 bits on SQLite) are ours in
-        # both. (Rendered here, so a subclass that changes context_data afterwards
-        # changes nothing.)
+        # refusals of a filter value are ours in both. (Rendered here, so a subclass that
+        # changes context_data afterwards changes nothing.)
         try:
             response = super().changelist_view(request, extra_context)
             if hasattr(response, "render") and not response.is_rendered:
@@ -105,7 +107,8 @@ class ChangelistInputMixin:
         """Search with the first MAX_SEARCH_WORDS words, and say so: each word adds a
         condition per search field, and SQLite refuses a thousand words' query (an
         expression tree too deep: a 500)."""
-        words = request.GET.get(SEARCH_VAR, "").split()
+        # Terms as the admin's search reads them: a quoted phrase is one.
+        words = list(smart_split(request.GET.get(SEARCH_VAR, "")))
         if len(words) <= MAX_SEARCH_WORDS:
             return
         request.GET = request.GET.copy()

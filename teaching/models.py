@@ -59,7 +59,11 @@ class RegradeCheck(models.Model):
     stops listing attempts a regrade has already looked at."""
 
     attempt = models.ForeignKey(
-        "progress.Attempt", on_delete=models.CASCADE, related_name="+", verbose_name=_("attempt")
+        "progress.Attempt",
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("attempt"),
+        db_index=False,  # the unique constraint's index starts with it
     )
     revision = models.ForeignKey(
         "quizzes.QuestionRevision",

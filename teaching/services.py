@@ -49,9 +49,12 @@ class RegradePlan:
     # Unchanged verdicts whose grading is now sure where it was unsure, or the other way
     # round: attempt id → its new doubts (Attempt.doubts follows the standing grading).
     doubts: dict[int, str] = field(default_factory=dict)
-    # (attempt id, revision id) of every attempt graded again and left as it stood:
-    # recorded by regrade_apply as RegradeCheck rows (the key-changes page's "checked").
+    # (attempt id, revision id) of every attempt looked at against the current key and
+    # left as it stood: recorded by regrade_apply as RegradeCheck rows (the key-changes
+    # page's "checked"). A regrade for a new grader, against each attempt's own key,
+    # records none: the key-changes page never reads those.
     checked: list[tuple[int, int]] = field(default_factory=list)
+    records_checks: bool = True
 
     @property
     def to_right(self) -> int:
@@ -109,18 +112,18 @@ def _plan_add(plan: RegradePlan, attempt: Attempt, revision: QuestionRevision, r
     verdict = attempt.verdict()
     if verdict.source == VerdictSource.OVERRIDE:
         plan.overridden += 1
-        plan.checked.append((attempt.pk, revision.pk))
+        _checked(plan, attempt, revision)
         return
     if verdict.source == VerdictSource.CONFIRM:
         plan.confirmed += 1  # a teacher judged it right as it stands: a judgement too
-        plan.checked.append((attempt.pk, revision.pk))
+        _checked(plan, attempt, revision)
         return
     # As attempt_record grades (language unknown: both stemmers), so a regrade agrees
     # with what a new answer would get.
     result = revision.grade(keys=attempt.keys, text=graded_text(attempt.answer))
     if result.correct == verdict.correct and result.score == verdict.score:
         plan.unchanged += 1
-        plan.checked.append((attempt.pk, revision.pk))
+        _checked(plan, attempt, revision)
         if doubts_column(result.doubts) != attempt.doubts:
             plan.doubts[attempt.pk] = doubts_column(result.doubts)
         return
@@ -129,12 +132,17 @@ def _plan_add(plan: RegradePlan, attempt: Attempt, revision: QuestionRevision, r
     )
 
 
+def _checked(plan: RegradePlan, attempt: Attempt, revision: QuestionRevision) -> None:
+    if plan.records_checks:
+        plan.checked.append((attempt.pk, revision.pk))
+
+
 def grader_regrade_plan(*, questions=None, learners=None) -> RegradePlan:
     """Plan a regrade of free answers graded by an older matcher
     (`grader_version` < GRADER_VERSION), each against its own revision's key, so only
     the matcher's change shows; `questions` and `learners` (ids; None: everyone) limit
     it. Reads only."""
-    plan = RegradePlan()
+    plan = RegradePlan(records_checks=False)
     attempts = (
         Attempt.objects.filter(grader_version__lt=GRADER_VERSION, revision__kind=QuestionKind.FREE)
         .select_related("revision", "question")

@@ -179,3 +179,12 @@ def test_an_admin_search_of_a_thousand_words_uses_the_first_twenty_and_says_so(a
 
     assert response.status_code == 200
     assert "Only the first 20 words of the search were used." in response.content.decode()
+
+
+def test_a_quoted_phrase_counts_as_one_search_term(admin_client):
+    phrase = '"' + " ".join(["a"] * 30) + '"'
+
+    response = admin_client.get("/admin/progress/attempt/", {"q": phrase})
+
+    assert response.status_code == 200
+    assert "Only the first" not in response.content.decode()

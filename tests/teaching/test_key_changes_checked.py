@@ -37,3 +37,14 @@ def test_a_dry_run_records_no_check_and_a_second_regrade_no_second_one(seeds_imp
     call_command("regrade", "q-10-01", stdout=StringIO())
     call_command("regrade", "q-10-01", stdout=StringIO())
     assert RegradeCheck.objects.count() == 1
+
+
+def test_a_regrade_for_a_new_grader_records_no_check(seeds_imported):
+    from progress.models import Attempt
+
+    answer(UserFactory(username="cy"), "q-10-03", text="no idea")
+    Attempt.objects.update(grader_version=1)  # graded by an older matcher
+
+    call_command("regrade", "--grader", stdout=StringIO())
+
+    assert RegradeCheck.objects.count() == 0  # against its own key: nothing to check off
