@@ -3,9 +3,11 @@
 Format characters (Unicode category Cf: soft hyphen, zero-width space, joiner and
 non-joiner, direction marks, embeddings, overrides and isolates, word joiner, byte-order
 mark, Mongolian vowel separator, tags), the combining grapheme joiner and variation
-selectors change nothing a reader sees, yet one inside a word hides it from the grader
-("si\u00adgma") or shows an instructor a reversed text as a plain one: they are taken
-out. Letters that draw as blank space (the Hangul fillers) become a space.
+selectors mostly change nothing a reader sees, yet one inside a word hides it from the
+grader ("si\u00adgma") or shows an instructor a reversed text as a plain one: they are
+taken out. Letters that draw as blank space (the Hangul fillers) become a space. What
+is lost is not English or Spanish: a few Cf signs that do show in Arabic and other
+scripts (the Arabic number signs), and an emoji's presentation selector ("❤️" → "❤").
 """
 
 import unicodedata

@@ -340,11 +340,21 @@ def reviews(request: HtmxHttpRequest) -> HttpResponse:
     if answered is not None:  # its feedback only: the session is read on "Next review"
         return render(request, "progress/reviews.html", {"answered": answered})
     session = review_session(learner=request.user)
-    errors = request.session.pop(FORM_ERRORS, None) or {}  # a refusal without htmx
     if session.state is not None:
         _show_form(request, session.state)
-        session.state.error = errors.get(session.state.question.code, "")
+        session.state.error = _form_error_taken(request, session.state.question.code)
     return render(request, "progress/reviews.html", {"session": session})
+
+
+def _form_error_taken(request: HtmxHttpRequest, code: str) -> str:
+    """The message a refusal without htmx left for question `code`'s form, taken out of
+    the session (another question's waits for its own page)."""
+    errors = request.session.get(FORM_ERRORS)
+    if not errors or code not in errors:
+        return ""
+    message = errors.pop(code)
+    request.session.modified = True
+    return message
 
 
 def _reviewed_state(request: HtmxHttpRequest, code: str | None) -> QuestionState | None:

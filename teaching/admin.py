@@ -277,22 +277,12 @@ class CohortAdmin(
         was_right = attempt.verdict().correct
         form = VerdictOverrideForm(request.POST)
         if not form.is_valid():
-            # Named: the message stands at the top of a page of many such forms.
             problems = "; ".join(
                 f"{form.fields[name].label}: {error}"
                 for name, errors in form.errors.items()
                 for error in errors
             )
-            self.message_user(
-                request,
-                _("Nothing was recorded for %(learner)s's answer at %(question)s. %(problems)s")
-                % {
-                    "learner": attempt.learner.get_username(),
-                    "question": attempt.question.code,
-                    "problems": problems,
-                },
-                messages.ERROR,
-            )
+            self._override_refused(request, attempt, problems)
             return HttpResponseRedirect(f"{back}{anchor}")
         try:
             verdict_override(
@@ -302,8 +292,8 @@ class CohortAdmin(
                 by=request.user,
                 request=request,
             )
-        except ValidationError as error:
-            self.message_user(request, "; ".join(error.messages), messages.ERROR)
+        except ValidationError as error:  # a reason of characters no one sees, say
+            self._override_refused(request, attempt, "; ".join(error.messages))
             return HttpResponseRedirect(f"{back}{anchor}")
         self.message_user(
             request,
@@ -330,6 +320,19 @@ class CohortAdmin(
                 messages.INFO,
             )
         return HttpResponseRedirect(f"{back}{anchor}")
+
+    def _override_refused(self, request, attempt, problems: str) -> None:
+        """Named: the message stands at the top of a page of many such forms."""
+        self.message_user(
+            request,
+            _("Nothing was recorded for %(learner)s's answer at %(question)s. %(problems)s")
+            % {
+                "learner": attempt.learner.get_username(),
+                "question": attempt.question.code,
+                "problems": problems,
+            },
+            messages.ERROR,
+        )
 
     def _cohort_attempt(self, request, cohort, attempt_id) -> Attempt:
         """An attempt of one of the cohort's learners (staff left out), else a 404."""

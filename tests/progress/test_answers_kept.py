@@ -273,7 +273,7 @@ def test_an_answer_to_a_question_retired_since_the_page_opened_is_shown_back_to_
     html = response.content.decode()
     assert "This question has been retired" in html
     assert re.search(
-        r"<textarea [^>]*readonly[^>]*>the &lt;b&gt;identity&lt;/b&gt; path</textarea>", html
+        r"<textarea [^>]*readonly[^>]*>\nthe &lt;b&gt;identity&lt;/b&gt; path</textarea>", html
     )
     assert Attempt.objects.count() == 0
     assert not Draft.objects.exists()

@@ -37,3 +37,20 @@ def test_the_export_tells_an_override_from_an_attempt_left_alone(
     assert (rows["ana"]["correct"], rows["ana"]["regraded_correct"]) == ("0", "1")
     assert rows["ana"]["regraded_by"] == "override"
     assert (rows["bea"]["regraded_correct"], rows["bea"]["regraded_by"]) == ("", "")
+
+
+def test_the_export_shows_the_newest_verdict_of_an_attempt(seeds_imported, client, instructor):
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    answer(ana, "q-10-03", text="no idea")
+    attempt = Attempt.objects.get()
+    verdict_override(attempt=attempt, correct=True, reason="first look", by=instructor)
+    attempt.refresh_from_db()
+    verdict_override(attempt=attempt, correct=False, reason="second look", by=instructor)
+    client.force_login(instructor)
+
+    (row,) = _rows(client, cohort)
+
+    assert (row["regraded_correct"], row["regraded_by"]) == ("0", "override")
