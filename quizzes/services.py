@@ -40,6 +40,7 @@ class ImportPlan:
     unchanged: list[str] = field(default_factory=list)  # codes
     retired: list[Question] = field(default_factory=list)
     retired_phases: list[Phase] = field(default_factory=list)  # hidden from learners
+    restored_phases: list[Phase] = field(default_factory=list)  # retired, read again: shown
     dry_run: bool = False
     # For changed questions: the revision they had before this import, and the one they
     # have after it (None in a dry run when a new revision would be written).
@@ -170,6 +171,11 @@ def quiz_import(*, quiz_set: QuizSet, dry_run: bool = False, prune: bool = False
                 plan.unchanged.append(doc.code)
         read = {p.number for p in quiz_set.phases} | {s.number for s in quiz_set.skipped}
         phases = list(Phase.objects.active().order_by("number"))
+        plan.restored_phases = list(
+            Phase.objects.filter(
+                number__in=[p.number for p in quiz_set.phases], retired_at__isnull=False
+            ).order_by("number")
+        )
         if prune:
             plan.retired_phases = [p for p in phases if p.number not in read]
         in_files_read = {p.pk for p in phases if p.number in read}

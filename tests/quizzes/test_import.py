@@ -183,6 +183,25 @@ def test_import_phase_missing_from_files_is_retired(seed_dir):
     assert list(Phase.objects.active().values_list("number", flat=True)) == [19]
 
 
+def test_import_of_a_retired_phases_file_shows_it_again_and_says_so(seed_dir, tmp_path):
+    run_import(seed_dir)
+    ten = seed_dir / "phase-10-init-norm-residuals.yaml"
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    ten.rename(kept / ten.name)
+    run_import(seed_dir, "--prune")
+
+    output = run_import(kept)
+
+    assert output.strip() == (
+        "Shown again (retired until now, its file read here):\n"
+        "  phase 10 (phase-10-init-norm-residuals.yaml)\n"
+        "added: 0, changed: 0, retired: 0, unchanged: 5"
+    )
+    assert Phase.objects.get(number=10).retired_at is None
+    assert Question.objects.active().filter(phase__number=10).count() == 5
+
+
 def test_import_dry_run_prints_plan_and_writes_nothing(seed_dir):
     run_import(seed_dir)
     path = seed_dir / "phase-19-training-dynamics.yaml"

@@ -140,6 +140,11 @@ class Command(BaseCommand):
             )
             for phase in plan.retired_phases:
                 self.stdout.write(f"  phase {phase.number} ({phase.source_file})")
+        if plan.restored_phases and verbosity >= 1:
+            verb = "Would show again" if dry_run else "Shown again"
+            self.stdout.write(f"{verb} (retired until now, its file read here):")
+            for phase in plan.restored_phases:
+                self.stdout.write(f"  phase {phase.number} ({phase.source_file})")
         if verbosity >= 1:
             self.stdout.write(self.style.SUCCESS(plan.summary()))
 
