@@ -97,7 +97,11 @@ def test_import_retired_file_that_comes_back_unchanged_is_read_and_reinstated(
     output = run_import(seeds_imported)
 
     assert reads == [10]
-    assert output.strip() == "added: 0, changed: 0, retired: 0, unchanged: 10"
+    assert output.strip().endswith(
+        "Shown again (retired until now, its file read here):\n"
+        "  phase 10 (phase-10-init-norm-residuals.yaml)\n"
+        "added: 0, changed: 0, retired: 0, unchanged: 10"
+    )
     assert Question.objects.retired().count() == 0
 
 
