@@ -4,6 +4,7 @@ admin_questions.py); each instructor sees only their cohorts' people."""
 
 import csv
 import itertools
+from urllib.parse import urlencode
 
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -205,11 +206,13 @@ class CohortAdmin(
         }
         attempts = learner_attempts(cohort=cohort, learner_id=learner.pk)
         page = Paginator(attempts, ATTEMPTS_PER_PAGE).get_page(request.GET.get("page"))
+        done = request.GET.get("done", "")  # the attempt an override just recorded
         context = {
             **self._context(request, cohort, title),
             "learner": learner,
             "page": page,
             "can_override": self.has_override_permission(request),
+            "done": int(done) if done.isascii() and done.isdigit() and len(done) < 19 else 0,
         }
         return TemplateResponse(request, "admin/teaching/cohort/learner.html", context)
 
@@ -257,11 +260,14 @@ class CohortAdmin(
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         back = reverse("admin:teaching_cohort_learner", args=[cohort.pk, learner.pk])
-        return self._override(request, cohort, attempt, back=back, anchor=f"#attempt-{attempt.pk}")
+        done = f"?{urlencode({'done': attempt.pk})}#attempt-{attempt.pk}"
+        return self._override(request, cohort, attempt, back=back, done=done)
 
-    def _override(self, request, cohort, attempt, *, back: str, anchor: str = ""):
-        """The override's form posted: record it, say so, and go back. An answer the
-        grader had wrong marked right comes with a link to the key change it suggests."""
+    def _override(self, request, cohort, attempt, *, back: str, done: str = ""):
+        """The override's form posted: record it, say so, and go back (recorded: to
+        `back` + `done`, the drill-down's row saying so; refused: to the top of `back`,
+        where the message names the answer). An answer the grader had wrong marked
+        right comes with a link to the key change it suggests."""
         prefetch_related_objects([attempt], "regrades")  # read by both checks below
         if request.POST.get("seen") != str(attempt.verdict_entry_id()):
             # Another tab (or instructor) recorded a verdict since this form was shown.
@@ -273,7 +279,7 @@ class CohortAdmin(
                 ),
                 messages.ERROR,
             )
-            return HttpResponseRedirect(f"{back}{anchor}")
+            return HttpResponseRedirect(back)  # the top, where the message is
         was_right = attempt.verdict().correct
         form = VerdictOverrideForm(request.POST)
         if not form.is_valid():
@@ -283,7 +289,7 @@ class CohortAdmin(
                 for error in errors
             )
             self._override_refused(request, attempt, problems)
-            return HttpResponseRedirect(f"{back}{anchor}")
+            return HttpResponseRedirect(back)
         try:
             verdict_override(
                 attempt=attempt,
@@ -294,7 +300,7 @@ class CohortAdmin(
             )
         except ValidationError as error:  # a reason of characters no one sees, say
             self._override_refused(request, attempt, "; ".join(error.messages))
-            return HttpResponseRedirect(f"{back}{anchor}")
+            return HttpResponseRedirect(back)
         self.message_user(
             request,
             _("Attempt by %(learner)s at %(question)s of %(when)s marked %(verdict)s.")
@@ -319,7 +325,7 @@ class CohortAdmin(
                 ),
                 messages.INFO,
             )
-        return HttpResponseRedirect(f"{back}{anchor}")
+        return HttpResponseRedirect(f"{back}{done}")
 
     def _override_refused(self, request, attempt, problems: str) -> None:
         """Named: the message stands at the top of a page of many such forms."""

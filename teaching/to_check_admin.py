@@ -98,4 +98,4 @@ class CohortToCheckAdminMixin:
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
-        return self._override(request, cohort, attempt, back=back, anchor=f"#check-{attempt.pk}")
+        return self._override(request, cohort, attempt, back=back)  # its row is gone

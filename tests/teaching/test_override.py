@@ -119,7 +119,14 @@ def test_override_form_records_and_the_drill_down_shows_it(
 
     html = " ".join(response.content.decode().split())
     assert "Attempt by ana at q-10-03 of " in html and " marked right.</li>" in html
-    assert '<td class="verdict-now"> <strong>right</strong> (marked by an instructor)' in html
+    # Back at the row, which says so (the message above may be scrolled out of view).
+    assert response.redirect_chain[-1][0].endswith(
+        f"?done={free_attempt.pk}#attempt-{free_attempt.pk}"
+    )
+    assert (
+        '<td class="verdict-now"> <p class="done" role="status" tabindex="-1" autofocus>'
+        "Your verdict is recorded.</p> <strong>right</strong> (marked by an instructor)"
+    ) in html
     assert "right (instructor&#x27;s override, " in html and ": <bdi>same idea</bdi>)" in html
     assert list(Regrade.objects.values_list("kind", "new_correct", "by__username")) == [
         ("override", True, "teach")
