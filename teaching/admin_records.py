@@ -132,6 +132,30 @@ class AuditEventAdmin(
 
 DETAIL_CHARS = 300  # the list's cell; the event's own page shows the whole detail
 DETAIL_ITEMS = 10  # of a list or a mapping inside the detail
+# The detail's keys in the viewer's language; a key not named here shows itself, its
+# underscores as spaces. "impact" counts learners and attempts answered before an edit.
+DETAIL_LABELS = {
+    "attempt": _("attempt"),
+    "changed": _("changed"),
+    "changes": _("changes"),
+    "cohort": _("cohort"),
+    "correct": _("right"),
+    "doubts": _("doubts"),
+    "impact": _("answered before (learners, attempts)"),
+    "invite": _("invite"),
+    "kind": _("kind"),
+    "new_correct": _("now right"),
+    "note": _("note"),
+    "old_correct": _("was right"),
+    "question": _("question"),
+    "questions": _("questions"),
+    "reason": _("reason"),
+    "regrade": _("to regrade"),
+    "summary": _("summary"),
+    "to_right": _("turned right"),
+    "to_wrong": _("turned wrong"),
+    "via": _("via"),
+}
 
 
 def _value_text(value) -> str:
@@ -153,7 +177,7 @@ def detail_text(detail) -> str:
     if not isinstance(detail, dict):
         return _value_text(detail)
     text = "; ".join(
-        f"{key.replace('_', ' ')}: {_value_text(value)}"
+        f"{DETAIL_LABELS.get(key, key.replace('_', ' '))}: {_value_text(value)}"
         for key, value in sorted(detail.items())
         if value not in (None, "", [], {})
     )

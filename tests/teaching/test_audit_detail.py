@@ -14,14 +14,26 @@ def test_the_audit_list_shows_the_detail_as_words(admin_client, db):
 
     html = admin_client.get("/admin/audit/auditevent/").content.decode()
 
-    assert "changed: 2; questions: q-10-01, q-10-02; to right: 1</td>" in html
+    assert "changed: 2; questions: q-10-01, q-10-02; turned right: 1</td>" in html
     assert "{&quot;questions&quot;" not in html
 
 
 def test_detail_text_reads_booleans_mappings_and_cuts_long_lists():
-    assert detail_text({"correct": True, "impact": {"learners": 3}}) == (
-        "correct: yes; impact: (learners 3)"
+    assert detail_text({"correct": True, "impact": {"q-10-01": [2, 3]}, "odd_key": False}) == (
+        "right: yes; answered before (learners, attempts): (q-10-01 2, 3); odd key: no"
     )
     long = detail_text({"questions": [f"q-{n:02}-{n:02}" for n in range(200)]})
     assert long.startswith("questions: q-00-00, q-01-01") and ", …" in long
     assert len(detail_text({"note": "x" * 5000})) == DETAIL_CHARS
+
+
+def test_detail_keys_read_in_the_viewers_language():
+    from django.utils import translation
+
+    with translation.override("es"):
+        line = detail_text({"to_right": 1, "new_correct": True, "impact": {"q-10-01": [2, 3]}})
+
+    assert line == (
+        "respondidas antes (estudiantes, intentos): (q-10-01 2, 3); "
+        "correcta ahora: sí; pasan a correctas: 1"
+    )
