@@ -13,6 +13,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.admin.options import TO_FIELD_VAR
 from django.contrib.auth import middleware as auth_middleware
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest, SuspiciousOperation
@@ -117,14 +118,24 @@ class UnreadableRequestMiddleware:
                 status=400,
                 message=_("This address holds a NUL character, which no page takes."),
             )
+        if request.GET.get(TO_FIELD_VAR) == "":
+            # The admin checks a `_to_field` only when it is not empty; an empty one then
+            # names no field, and every change, delete and history page was a 500.
+            return bad_request(request)
         if request.method == "POST":
             try:
                 body = request.body  # read first, so the form is parsed from it
                 request.POST  # noqa: B018 - parsing is the check
-            except (BadRequest, SuspiciousOperation):
+            except (BadRequest, SuspiciousOperation, LookupError, ValueError):
+                # LookupError, ValueError: a multipart body naming a codec that is no
+                # text encoding ("charset=rot13", a part in bad base64) was a 500.
                 request._post, request._files = QueryDict(), MultiValueDict()
                 return bad_request(request)  # a fragment for htmx, else our page
-            if not _is_utf8(body, form=request.content_type == URLENCODED):
+            if request.POST.get(TO_FIELD_VAR) == "":
+                return bad_request(request)
+            if not _is_utf8(body, form=request.content_type == URLENCODED) or (
+                request.content_type == MULTIPART and not _multipart_utf8(request, body)
+            ):
                 request._post, request._files = QueryDict(), MultiValueDict()
                 return problem_response(
                     request,
@@ -135,6 +146,7 @@ class UnreadableRequestMiddleware:
 
 
 URLENCODED = "application/x-www-form-urlencoded"
+MULTIPART = "multipart/form-data"
 
 
 def _is_utf8(body: bytes, *, form: bool) -> bool:
@@ -147,6 +159,18 @@ def _is_utf8(body: bytes, *, form: bool) -> bool:
     except UnicodeDecodeError:
         return False
     return True
+
+
+def _multipart_utf8(request, body: bytes) -> bool:
+    """A multipart form read as UTF-8: no other charset named (latin-1 turned "café"
+    into "cafÃ©"), and no U+FFFD in a value that the body does not hold as such (a part
+    sent in base64, decoded by Django with each bad byte replaced, passed the check of
+    the raw body)."""
+    charset = request.content_params.get("charset", "utf-8").strip().lower()
+    if charset not in ("utf-8", "utf8"):
+        return False
+    replaced = any("\ufffd" in value for _, values in request.POST.lists() for value in values)
+    return not replaced or "\ufffd".encode() in body
 
 
 class NoStoreMiddleware:

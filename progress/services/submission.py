@@ -299,7 +299,8 @@ def _number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
         }
     if refused.reason == "range":
         return _(
-            "“%(text)s” is far beyond any quantity in this course: write it between 1e-99 and 1e99."
+            "“%(text)s” is out of the range of this course's quantities: write a number "
+            "from 1e-99 to 1e99 in size, or 0."
         ) % {"text": refused.text}
     if refused.reason == "groups":
         return _("Group digits in threes with spaces, as in 2 415 919 104, or not at all.")

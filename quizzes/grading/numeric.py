@@ -40,7 +40,7 @@ _NUMBER = re.compile(
     (?P<sign>[+\-\u2212])?
     (?P<int>\d[\d \u00a0\u2009\u202f_]*)?        # digits, perhaps grouped
     (?:(?P<mark>[.,])(?P<frac>\d*))?             # one decimal mark and its digits
-    (?:[eE](?P<exp>[+\-\u2212]?\d{1,4}))?        # an exponent
+    (?:[eE](?P<exp>[+\-\u2212]?\d+))?           # an exponent (bounded: MAX_CHARS)
     """,
     re.VERBOSE,
 )
@@ -141,6 +141,8 @@ def number_read(text: str, *, units: tuple[str, ...] = ()) -> Decimal:
     ):
         raise NumberRefused("ambiguous", text)
     exponent = (match["exp"] or "0").replace("\u2212", "-")
+    if abs(int(exponent)) > 999_999:  # past what Decimal's context takes: far out of range
+        raise NumberRefused("range", text)
     sign = "-" if match["sign"] and match["sign"] in MINUS else ""
     try:
         value = Decimal(f"{sign}{digits or '0'}.{match['frac'] or '0'}e{exponent}")

@@ -188,3 +188,19 @@ def test_a_quoted_phrase_counts_as_one_search_term(admin_client):
 
     assert response.status_code == 200
     assert "Only the first" not in response.content.decode()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/admin/auth/user/{pk}/change/",
+        "/admin/auth/user/{pk}/delete/",
+        "/admin/auth/user/{pk}/history/",
+    ],
+)
+def test_an_empty_to_field_on_an_admin_page_is_a_400(admin_client, admin_user, url):
+    """Django checks `_to_field` only when it is not empty: an empty one named no field,
+    a 500 on every change, delete and history page (the red team's round 7)."""
+    response = admin_client.get(url.format(pk=admin_user.pk), {"_to_field": ""})
+
+    assert response.status_code == 400

@@ -86,8 +86,8 @@ REFUSALS = [
     ("en", " ", "Write a number first."),
     ("en", "3" * 150, "A number takes at most 100 characters; this answer has 150."),
     ("es", "3" * 150, "Un número ocupa como mucho 100 caracteres; esta respuesta tiene 150."),
-    ("en", "1e400", "“1e400” is far beyond any quantity in this course: write it between 1e-99"),
-    ("es", "1e400", "«1e400» está muy lejos de cualquier cantidad de este curso"),
+    ("en", "1e400", "“1e400” is out of the range of this course&#x27;s quantities: write a"),
+    ("es", "1e-400", "«1e-400» está fuera del rango de las cantidades de este curso"),
 ]
 
 

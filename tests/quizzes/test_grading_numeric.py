@@ -86,6 +86,8 @@ REFUSED = {
     "1e400": "range",
     "-2.5e-100": "range",
     "9.9e99": "range",
+    "1e99999999999999": "range",
+    "0e99999999": "range",  # zero, written with an exponent no quantity has
 }
 
 
