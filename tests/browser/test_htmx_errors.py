@@ -100,3 +100,18 @@ def test_expired_session_goes_to_login_and_back_to_the_kept_answer(page, site, l
     assert page.locator("#q-10-03 textarea").input_value() == (
         "an identity path keeps the gradient"
     )
+
+
+def test_a_refusal_swapped_over_an_element_with_an_empty_style_breaks_no_csp(page, site):
+    """An element whose style was set and cleared through the CSSOM carries style="";
+    htmx's settle copied it onto the new element with setAttribute, an inline style the
+    CSP refuses (the page fixture fails the test on any violation)."""
+    _open_phase(page, site, "en")
+    card = page.locator("#q-10-03")
+    box = card.get_by_role("textbox")
+    box.evaluate("el => { el.style.color = 'red'; el.style.color = ''; }")
+    assert box.get_attribute("style") == ""
+
+    card.get_by_role("button", name="Check answer").click()  # empty: a 422, swapped in
+
+    card.get_by_text("Write an answer first.").wait_for()
