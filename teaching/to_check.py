@@ -1,6 +1,6 @@
 """The verdicts an instructor should check: a cohort's free answers the grader was
-unsure of (quizzes.grading.DOUBTS), each learner's latest at a question, that no
-instructor has confirmed or overridden yet."""
+unsure of (quizzes.grading.DOUBTS), each learner's latest at a question still asked,
+that no instructor has confirmed or overridden yet."""
 
 from __future__ import annotations
 
@@ -56,9 +56,11 @@ class ToCheck:
 
 
 def _waiting():
-    """Latest attempts the grader was unsure of, no person has looked at yet."""
+    """Latest attempts the grader was unsure of, no person has looked at yet, at
+    questions still asked (a retired question's verdicts count for nothing now)."""
     return (
         Attempt.objects.exclude(doubts="")
+        .filter(question__retired_at__isnull=True)
         # The learner's latest answer at the question: an older doubt is moot.
         .filter(Exists(LearnerQuestion.objects.filter(latest_attempt=OuterRef("pk"))))
         .exclude(Exists(Regrade.objects.filter(attempt=OuterRef("pk"), kind__in=INSTRUCTOR_KINDS)))

@@ -218,7 +218,8 @@ def answer_submit(
     typed, kept as a draft where the poster may keep it.
     """
     if question.is_retired:  # before the token: a retired question keeps no draft
-        raise QuestionRetired(keep=answer_raw(post))
+        message = _("This question (%(code)s) has been retired and takes no answers.")
+        raise QuestionRetired(message % {"code": question.code}, keep=answer_raw(post))
     if not user.is_authenticated:
         _keep_logged_out(raw_token=raw_token, question=question, post=post)
         return KeptWhileLoggedOut()

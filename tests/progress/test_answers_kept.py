@@ -271,7 +271,7 @@ def test_an_answer_to_a_question_retired_since_the_page_opened_is_shown_back_to_
 
     assert response.status_code == 410
     html = response.content.decode()
-    assert "This question has been retired" in html
+    assert "This question (q-10-03) has been retired" in html
     assert re.search(
         r"<textarea [^>]*readonly[^>]*>\nthe &lt;b&gt;identity&lt;/b&gt; path</textarea>", html
     )

@@ -29,7 +29,7 @@ def _is_fragment(response) -> bool:
         # answer (tests/progress/test_answers_kept.py).
         # What was sent is kept for the form's learner (test_answers_kept.py).
         ("other_account", 403, "This form was made for another account: its answer was"),
-        ("retired", 410, "This question has been retired"),
+        ("retired", 410, "This question (q-10-01) has been retired"),
     ],
 )
 def test_answer_refusal_to_htmx_is_a_fragment_with_one_action(

@@ -54,3 +54,51 @@ def test_a_wrong_free_answer_shows_its_partial_score_as_the_learner_sees_it(
 
     assert "<td>0% (partial 33%)</td>" in " ".join(html.content.decode().split())
     assert "33% (partial)" in progress
+
+
+def test_a_retired_questions_unsure_verdict_is_not_to_check(seeds_imported, client, instructor):
+    from quizzes.models import Question
+
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    answer(ana, "q-10-03", text=NEGATED)
+    Question.objects.filter(code="q-10-03").update(retired_at="2026-01-01T00:00Z")
+    client.force_login(instructor)
+
+    listed = client.get(f"/admin/teaching/cohort/{cohort.pk}/to-check/").content.decode()
+    drill = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/")
+
+    assert "Nothing to check." in listed
+    assert "(provisional)" in drill.content.decode()
+    assert "to check)" not in drill.content.decode()
+
+
+def test_no_key_change_is_offered_once_a_regrade_made_the_answer_right(
+    seeds_imported, client, instructor
+):
+    from progress.models import Regrade
+
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    wrong = answer(ana, "q-10-03", text="no idea")
+    client.force_login(instructor)
+    drill = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/"
+    before = client.get(drill).content.decode()
+    Regrade.objects.create(
+        attempt=wrong,
+        revision=wrong.revision,
+        old_correct=False,
+        old_score=0.0,
+        new_correct=True,
+        new_score=1.0,
+        new_partial=1.0,
+    )
+
+    after = client.get(drill).content.decode()
+
+    assert "Key change…" in before
+    assert "Key change…" not in after
