@@ -140,6 +140,8 @@ def _page_to_return_to(request: HttpRequest, next_url: str) -> str:
         match = resolve(urlsplit(next_url).path)
     except Resolver404:
         return "/"
+    if match.url_name == "logout":  # the admin's logout answers POST only (a function view)
+        return "/"
     return next_url if _answers_get(match.func) else "/"
 
 

@@ -18,3 +18,11 @@ def require_http_methods(methods):
 # /healthz or a link checker's HEAD of a page got a 405.
 require_GET = require_http_methods(["GET", "HEAD"])
 require_POST = require_http_methods(["POST"])
+
+
+def posts_only(view):
+    """Mark a view that answers POST only but checks its method itself (after its scope
+    checks, so another cohort's address is a 404 whatever the method): the admin's
+    override and confirm views. Asked, it says it answers no GET."""
+    view.allowed_methods = frozenset(["POST"])
+    return view

@@ -24,6 +24,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from portal.admin import ChangelistInputMixin
+from portal.http import posts_only
 from portal.moments import moment_text
 from progress.models import Attempt
 from quizzes.enums import QuestionKind
@@ -141,7 +142,7 @@ class CohortAdmin(
             ),
             path(
                 "<int:pk>/results/learner/<int:learner_id>/attempt/<int:attempt_id>/override/",
-                view(self.override_view),
+                posts_only(view(self.override_view)),
                 name="teaching_cohort_override",
             ),
             path(

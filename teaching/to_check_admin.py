@@ -8,6 +8,7 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.translation import gettext_lazy as _
 
+from portal.http import posts_only
 from progress.models import Attempt
 
 from .models import Cohort
@@ -26,12 +27,12 @@ class CohortToCheckAdminMixin:
             path("<int:pk>/to-check/", view(self.to_check_view), name="teaching_cohort_to_check"),
             path(
                 "<int:pk>/to-check/<int:attempt_id>/confirm/",
-                view(self.confirm_view),
+                posts_only(view(self.confirm_view)),
                 name="teaching_cohort_confirm",
             ),
             path(
                 "<int:pk>/to-check/<int:attempt_id>/override/",
-                view(self.to_check_override_view),
+                posts_only(view(self.to_check_override_view)),
                 name="teaching_cohort_to_check_override",
             ),
         ]

@@ -3,6 +3,8 @@ back to the page it was switched on."""
 
 import re
 
+import pytest
+
 from accounts.models import Profile
 
 
@@ -25,3 +27,23 @@ def test_an_instructor_switches_the_admin_to_spanish_and_back(client, instructor
     assert "Cerrar sesión" in spanish
     assert 'value="en" lang="en">English</button>' in spanish
     assert Profile.objects.get(user=instructor).language == "es"
+
+
+@pytest.mark.parametrize(
+    "next_url",
+    [
+        "/admin/teaching/cohort/1/results/learner/2/attempt/3/override/",
+        "/admin/teaching/cohort/1/to-check/3/confirm/",
+        "/admin/teaching/cohort/1/to-check/3/override/",
+        "/admin/logout/",
+    ],
+)
+def test_the_switch_never_returns_to_an_admin_address_that_takes_only_posts(
+    client, instructor, next_url
+):
+    """Each would answer the redirect's GET with a 405 (the red team's round 7)."""
+    client.force_login(instructor)
+
+    response = client.post("/language/", {"language": "es", "next": next_url})
+
+    assert response["Location"] == "/"
