@@ -7,13 +7,13 @@ header, so a small middleware is less than another dependency. No inline scripts
 styles anywhere: htmx and our CSS come from static files.
 """
 
+import codecs
 import ipaddress
 import re
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.admin.options import TO_FIELD_VAR
 from django.contrib.auth import middleware as auth_middleware
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest, SuspiciousOperation
@@ -127,8 +127,8 @@ class UnreadableRequestMiddleware:
                 body = request.body  # read first, so the form is parsed from it
                 request.POST  # noqa: B018 - parsing is the check
             except (BadRequest, SuspiciousOperation, LookupError, ValueError):
-                # LookupError, ValueError: a multipart body naming a codec that is no
-                # text encoding ("charset=rot13", a part in bad base64) was a 500.
+                # LookupError, ValueError: a codec that fails on this body's own bytes
+                # (portal.wsgi refuses the ones that are no text encoding at all).
                 request._post, request._files = QueryDict(), MultiValueDict()
                 return bad_request(request)  # a fragment for htmx, else our page
             if request.POST.get(TO_FIELD_VAR) == "":
@@ -146,6 +146,7 @@ class UnreadableRequestMiddleware:
 
 
 URLENCODED = "application/x-www-form-urlencoded"
+TO_FIELD_VAR = "_to_field"  # the admin's name for it (django.contrib.admin.options)
 MULTIPART = "multipart/form-data"
 
 
@@ -163,14 +164,20 @@ def _is_utf8(body: bytes, *, form: bool) -> bool:
 
 def _multipart_utf8(request, body: bytes) -> bool:
     """A multipart form read as UTF-8: no other charset named (latin-1 turned "café"
-    into "cafÃ©"), and no U+FFFD in a value that the body does not hold as such (a part
+    into "cafÃ©"), and no more U+FFFD in its values than the body holds as such (a part
     sent in base64, decoded by Django with each bad byte replaced, passed the check of
-    the raw body)."""
-    charset = request.content_params.get("charset", "utf-8").strip().lower()
-    if charset not in ("utf-8", "utf8"):
+    the raw body, even beside one real U+FFFD)."""
+    if not _utf8_compatible(request.content_params.get("charset", "utf-8")):
         return False
-    replaced = any("\ufffd" in value for _, values in request.POST.lists() for value in values)
-    return not replaced or "\ufffd".encode() in body
+    replaced = sum(value.count("\ufffd") for _, values in request.POST.lists() for value in values)
+    return replaced <= body.count("\ufffd".encode())
+
+
+def _utf8_compatible(charset: str) -> bool:
+    try:
+        return codecs.lookup(charset.strip()).name in ("utf-8", "ascii")
+    except LookupError:
+        return False
 
 
 class NoStoreMiddleware:

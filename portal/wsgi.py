@@ -1,9 +1,41 @@
-"""WSGI entry point; gunicorn and runserver load `application` from here."""
+"""WSGI entry point; gunicorn and runserver load `application` from here.
+
+`application` is Django's, behind one check Django cannot make itself: a Content-Type
+naming a codec that is no text encoding (`charset=rot13`, `undefined`) is answered 400
+here. Django takes the name as the request's encoding while it builds the request, and
+reading the query string with it raised a LookupError there, before any middleware: a
+bare 500 on any address, logged out (the red team's round 7).
+"""
 
 import os
 
 from django.core.wsgi import get_wsgi_application
+from django.utils.http import parse_header_parameters
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "portal.settings.production")
 
-application = get_wsgi_application()
+django_application = get_wsgi_application()
+
+REFUSED = b"The request names a character set that is no text encoding.\n"
+
+
+def text_encoding(charset: str) -> bool:
+    """Whether `charset` names a text encoding ("rot13", "zlib" are codecs, not that)."""
+    try:
+        "".encode(charset)
+        b"".decode(charset)
+    except (LookupError, ValueError):
+        return False
+    return True
+
+
+def application(environ, start_response):
+    _type, params = parse_header_parameters(environ.get("CONTENT_TYPE", ""))
+    charset = params.get("charset")
+    if charset is not None and not text_encoding(charset):
+        start_response(
+            "400 Bad Request",
+            [("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(REFUSED)))],
+        )
+        return [REFUSED]
+    return django_application(environ, start_response)

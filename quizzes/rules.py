@@ -87,8 +87,9 @@ def _numeric_problems(question: LineDict, label: str, shown: str) -> list[Proble
             message = f"'{name}' must be a finite number, not {value}"
             problems.append(Problem(shown, question.line_of(name), label, message))
     answer = question.get("answer")
-    numeric = isinstance(answer, int | float) and not isinstance(answer, bool)
-    numeric = numeric and math.isfinite(answer)
+    # An int of any size (YAML reads 1 followed by 400 zeros as one) or a finite float.
+    numeric = isinstance(answer, int) and not isinstance(answer, bool)
+    numeric = numeric or (isinstance(answer, float) and math.isfinite(answer))
     if numeric and not magnitude_readable(Decimal(str(answer))):
         message = f"'answer' must be between 1e-99 and 1e99 (or 0): no learner can write {answer}"
         problems.append(Problem(shown, question.line_of("answer"), label, message))

@@ -141,7 +141,9 @@ def number_read(text: str, *, units: tuple[str, ...] = ()) -> Decimal:
     ):
         raise NumberRefused("ambiguous", text)
     exponent = (match["exp"] or "0").replace("\u2212", "-")
-    if abs(int(exponent)) > 999_999:  # past what Decimal's context takes: far out of range
+    # The digits before the exponent move the magnitude by at most MAX_CHARS: past that,
+    # no value is in range (and Decimal's context would overflow).
+    if abs(int(exponent)) > MAX_EXPONENT + MAX_CHARS:
         raise NumberRefused("range", text)
     sign = "-" if match["sign"] and match["sign"] in MINUS else ""
     try:

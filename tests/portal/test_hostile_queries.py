@@ -204,3 +204,11 @@ def test_an_empty_to_field_on_an_admin_page_is_a_400(admin_client, admin_user, u
     response = admin_client.get(url.format(pk=admin_user.pk), {"_to_field": ""})
 
     assert response.status_code == 400
+
+
+def test_an_empty_to_field_posted_to_an_admin_page_is_a_400(admin_client, admin_user):
+    response = admin_client.post(
+        f"/admin/auth/user/{admin_user.pk}/change/", {"_to_field": "", "username": "x"}
+    )
+
+    assert response.status_code == 400

@@ -38,7 +38,7 @@ READ = {
     "1e90": "1E+90",
     "1e99": "1E+99",  # the largest magnitude read
     "-1e-99": "-1E-99",  # the smallest
-    "0e400": "0",
+    "0e-5": "0",
 }
 
 
@@ -88,6 +88,8 @@ REFUSED = {
     "9.9e99": "range",
     "1e99999999999999": "range",
     "0e99999999": "range",  # zero, written with an exponent no quantity has
+    "0e400": "range",
+    "10e999999": "range",  # past Decimal's own limit: an Overflow (a 500) before
 }
 
 

@@ -125,6 +125,12 @@ BAD = {
         38,
         "'answer' must be between 1e-99 and 1e99 (or 0)",
     ),
+    "answer an integer past any float": (
+        "answer: 3.5",
+        "answer: 1" + "0" * 400,
+        38,
+        "'answer' must be between 1e-99 and 1e99 (or 0)",
+    ),
     "example past the magnitudes read": (
         '{answer: "7", right: false}',
         '{answer: "1e400", right: false}',
