@@ -123,9 +123,8 @@ def phase_detail(request: HtmxHttpRequest, number: int) -> HttpResponse:
         holding=again,
     )
     _show_forms(request, page.states, also=again)
-    errors = request.session.pop(FORM_ERRORS, None) or {}
     for state in page.states:
-        state.error = errors.get(state.question.code, "")
+        state.error = _form_error_taken(request, state.question.code)
         if state.question.code == again:
             _prefill_previous(state)
     return render(
@@ -348,7 +347,8 @@ def reviews(request: HtmxHttpRequest) -> HttpResponse:
 
 def _form_error_taken(request: HtmxHttpRequest, code: str) -> str:
     """The message a refusal without htmx left for question `code`'s form, taken out of
-    the session (another question's waits for its own page)."""
+    the session (another question's waits for the page that shows it: the phase page
+    and the reviews page take only their own cards')."""
     errors = request.session.get(FORM_ERRORS)
     if not errors or code not in errors:
         return ""

@@ -261,7 +261,11 @@ class CohortAdmin(
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         back = reverse("admin:teaching_cohort_learner", args=[cohort.pk, learner.pk])
-        done = f"?{urlencode({'done': attempt.pk})}#attempt-{attempt.pk}"
+        query = {"done": attempt.pk}
+        page = request.POST.get("page", "")
+        if page.isascii() and page.isdigit() and page != "1" and len(page) < 10:
+            query["page"] = page  # back on the page the form was on
+        done = f"?{urlencode(query)}#attempt-{attempt.pk}"
         return self._override(request, cohort, attempt, back=back, done=done)
 
     def _override(self, request, cohort, attempt, *, back: str, done: str = ""):

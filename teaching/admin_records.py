@@ -139,6 +139,7 @@ DETAIL_LABELS = {
     "changed": _("changed"),
     "changes": _("changes"),
     "cohort": _("cohort"),
+    "cohorts": _("cohorts"),
     "correct": _("right"),
     "doubts": _("doubts"),
     "impact": _("answered before (learners, attempts)"),

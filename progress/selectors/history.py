@@ -20,7 +20,8 @@ HISTORY_LIMIT = 200
 
 def attempt_history(*, learner, limit: int = HISTORY_LIMIT) -> list[Attempt]:
     """The learner's newest attempts; `is_latest` says which is their latest at its
-    question: only that one's verdict can still be checked by an instructor."""
+    question: only that one's verdict can still be checked by an instructor (and only
+    at a question still asked)."""
     return list(
         Attempt.objects.filter(learner=learner)
         .annotate(is_latest=Exists(LearnerQuestion.objects.filter(latest_attempt=OuterRef("pk"))))

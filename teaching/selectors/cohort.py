@@ -40,8 +40,9 @@ def cohort_attempts(*, cohort: Cohort):
 
 def learner_attempts(*, cohort: Cohort, learner_id: int) -> QuerySet[Attempt]:
     """Every attempt of one cohort member, newest first, with regrades and `is_latest`
-    (the learner's latest at its question, the one a To check list would show): a
-    query, for the page to read one page of (a learner may have thousands)."""
+    (the learner's latest at its question: To check shows only that one, and only at a
+    question still asked): a query, for the page to read one page of (a learner may
+    have thousands)."""
     return (
         cohort_attempts(cohort=cohort)
         .filter(learner_id=learner_id)

@@ -70,3 +70,21 @@ def test_an_answer_too_long_to_keep_whole_says_what_was_kept(
     html = response.content.decode()
     assert "60,000 characters, at most 10,000. Only its first 50,000 characters are kept" in html
     assert len(Draft.objects.get(learner=learner).answer["text"]) == 50_000
+
+
+def test_the_reviews_page_takes_only_its_cards_form_error(seeds_imported, client, learner):
+    """Another question's waiting message stays for its own page, not dropped here."""
+    from progress.views import FORM_ERRORS
+
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-03", text="no idea")
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        client.force_login(learner)
+        session = client.session
+        session[FORM_ERRORS] = {"q-10-03": "Write an answer first.", "q-19-05": "Other."}
+        session.save()
+
+        page = client.get("/reviews/").content.decode()
+
+    assert "Write an answer first." in page
+    assert client.session[FORM_ERRORS] == {"q-19-05": "Other."}

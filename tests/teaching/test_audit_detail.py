@@ -34,6 +34,6 @@ def test_detail_keys_read_in_the_viewers_language():
         line = detail_text({"to_right": 1, "new_correct": True, "impact": {"q-10-01": [2, 3]}})
 
     assert line == (
-        "respondidas antes (estudiantes, intentos): (q-10-01 2, 3); "
-        "correcta ahora: sí; pasan a correctas: 1"
+        "respuestas previas (estudiantes, intentos): (q-10-01 2, 3); "
+        "correcta ahora: sí; pasaron a correctas: 1"
     )

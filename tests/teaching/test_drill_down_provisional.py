@@ -102,3 +102,59 @@ def test_no_key_change_is_offered_once_a_regrade_made_the_answer_right(
 
     assert "Key change…" in before
     assert "Key change…" not in after
+
+
+def test_an_override_from_a_later_page_of_the_drill_down_comes_back_to_it(
+    seeds_imported, client, instructor
+):
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    attempt = answer(ana, "q-10-03", text="no idea")
+    client.force_login(instructor)
+    learner_page = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}"
+    url = f"{learner_page}/attempt/{attempt.pk}/override/"
+
+    response = client.post(url, {"verdict": "right", "reason": "ok", "seen": 0, "page": "3"})
+
+    assert response["Location"].endswith(f"?done={attempt.pk}&page=3#attempt-{attempt.pk}")
+
+
+def test_a_reason_of_characters_no_one_sees_is_refused_naming_the_answer(
+    seeds_imported, client, instructor
+):
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    attempt = answer(ana, "q-10-03", text="no idea")
+    client.force_login(instructor)
+    learner_page = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}"
+    url = f"{learner_page}/attempt/{attempt.pk}/override/"
+
+    response = client.post(url, {"verdict": "right", "reason": "\u200b\u200b", "seen": 0})
+    page = client.get(response["Location"]).content.decode()
+
+    assert "Nothing was recorded for ana&#x27;s answer at q-10-03. Give a reason" in page
+
+
+def test_a_retired_questions_answer_offers_no_key_change_nor_provisional_note(
+    seeds_imported, client, instructor
+):
+    from quizzes.models import Question
+
+    ana = UserFactory(username="ana")
+    answer(ana, "q-10-03", text=NEGATED)  # wrong and unsure
+    Question.objects.filter(code="q-10-03").update(retired_at="2026-01-01T00:00Z")
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    cohort.learners.add(ana)
+    client.force_login(instructor)
+    drill = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/")
+    client.force_login(ana)
+
+    progress = client.get("/progress/").content.decode()
+
+    assert "Key change…" not in drill.content.decode()
+    assert "(provisional)" not in progress
