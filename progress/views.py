@@ -19,7 +19,7 @@ from portal.errors import error_response
 from portal.http import require_GET, require_POST
 from quizzes.models import Question
 
-from .context_processors import reviews_due_reviewed
+from .context_processors import reviews_due_forget, reviews_due_reviewed
 from .paging import again_href, question_href
 from .phase_selectors import (
     active_phase,
@@ -339,6 +339,7 @@ def reviews(request: HtmxHttpRequest) -> HttpResponse:
     if answered is not None:  # its feedback only: the session is read on "Next review"
         return render(request, "progress/reviews.html", {"answered": answered})
     session = review_session(learner=request.user)
+    reviews_due_forget(request.session)  # the header counts what this page shows
     if session.state is not None:
         _show_form(request, session.state)
         session.state.error = _form_error_taken(request, session.state.question.code)

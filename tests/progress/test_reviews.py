@@ -356,3 +356,19 @@ def test_practice_says_when_the_card_comes_back_as_a_review_does(
     start = html.index('id="q-10-01"')
     card = html[start : html.index("</article>", start)]
     assert f"{practice} {tomorrow}" in card
+
+
+def test_the_reviews_page_recounts_the_header_badge(seeds_imported, client, learner):
+    """A card made due other than by time (the README's demo, a regrade) was missing from
+    a kept count of 0 while the reviews page showed it: the header said nothing due."""
+    from progress.models import ReviewCard
+
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-03", text="no idea")  # due tomorrow
+        client.force_login(learner)
+        assert "badge-long" not in client.get("/password/").content.decode()  # 0, kept
+        ReviewCard.objects.update(due=START)  # due now, the cache not told
+
+        page = client.get("/reviews/").content.decode()
+
+    assert '<span class="badge-long">1 due' in page
