@@ -19,6 +19,7 @@ from django.http import (
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import translation
 from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
@@ -370,7 +371,10 @@ class CohortAdmin(
             raise Http404
         title = _("Key change for %(question)s") % {"question": attempt.question.code}
         context = self._context(request, cohort, title)
-        context |= {"proposal": proposal, "attempt": attempt}
+        language = translation.get_language_info(proposal.language)["name_translated"]
+        if (translation.get_language() or "en").startswith("es"):
+            language = language.lower()  # Spanish writes a language's name in lower case
+        context |= {"proposal": proposal, "attempt": attempt, "answer_language": language}
         return TemplateResponse(request, "admin/teaching/cohort/key_change.html", context)
 
     def export_view(self, request, pk):

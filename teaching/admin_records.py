@@ -17,6 +17,7 @@ from portal.admin import ChangelistInputMixin, ReadOnlyAdminMixin
 from progress.models import Attempt, Regrade
 
 from .scope import CohortScopedAdminMixin, TaughtCohortFilter
+from .to_check import doubt_words
 
 
 class AttemptCohortFilter(TaughtCohortFilter):
@@ -171,6 +172,13 @@ def _value_text(value) -> str:
     return str(value)
 
 
+def _worded(key: str, value):
+    """The grader's doubt codes in the viewer's words ("one mention short of …")."""
+    if key == "doubts" and isinstance(value, list):
+        return [doubt_words(code) for code in value]
+    return value
+
+
 def detail_text(detail) -> str:
     """An audit event's detail as a line to read ("changed: 2; questions: q-10-01;
     via: command"), not JSON; keys in alphabetical order (PostgreSQL's jsonb keeps no
@@ -178,7 +186,7 @@ def detail_text(detail) -> str:
     if not isinstance(detail, dict):
         return _value_text(detail)
     text = "; ".join(
-        f"{DETAIL_LABELS.get(key, key.replace('_', ' '))}: {_value_text(value)}"
+        f"{DETAIL_LABELS.get(key, key.replace('_', ' '))}: {_value_text(_worded(key, value))}"
         for key, value in sorted(detail.items())
         if value not in (None, "", [], {})
     )

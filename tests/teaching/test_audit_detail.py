@@ -37,3 +37,12 @@ def test_detail_keys_read_in_the_viewers_language():
         "respuestas previas (estudiantes, intentos): (q-10-01 2, 3); "
         "correcta ahora: sí; pasaron a correctas: 1"
     )
+
+
+def test_the_graders_doubts_read_as_words_in_the_viewers_language():
+    from django.utils import translation
+
+    with translation.override("es"):
+        line = detail_text({"doubts": ["typo"]})
+
+    assert line == "dudas: correcta solo gracias a una palabra leída como errata"

@@ -162,7 +162,7 @@ def test_key_change_page_in_spanish(client, cohort, instructor):
     html = " ".join(client.get(page_url(cohort, target())).content.decode().split())
 
     assert "Cambio de clave para q-19-05" in html
-    assert "Idioma de la respuesta: Inglés." in html
+    assert "Idioma de la respuesta: inglés." in html
     assert (
         "Prueba sobre 4 respuestas guardadas a esta pregunta de los estudiantes de tus cohortes"
         in html
