@@ -47,3 +47,22 @@ def test_the_switch_never_returns_to_an_admin_address_that_takes_only_posts(
     response = client.post("/language/", {"language": "es", "next": next_url})
 
     assert response["Location"] == "/"
+
+
+def test_the_message_an_admin_action_leaves_takes_the_focus(seeds_imported, client, instructor):
+    from teaching.models import Cohort
+    from tests.factories import UserFactory, answer
+
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    attempt = answer(ana, "q-10-03", text="no idea")
+    client.force_login(instructor)
+    override = f"/admin/teaching/cohort/{cohort.pk}/to-check/{attempt.pk}/override/"
+
+    page = client.post(override, {"verdict": "right", "reason": "ok", "seen": 0}, follow=True)
+
+    assert '<ul class="messagelist" tabindex="-1" autofocus><li class="success">' in (
+        page.content.decode()
+    )
