@@ -17,11 +17,18 @@ def instructor(db):
     return user
 
 
-def test_only_the_latest_unsure_attempt_is_marked_to_check(seeds_imported, client, instructor):
+@pytest.fixture
+def spring(seeds_imported, instructor):
+    """Cohort Spring, taught by `instructor`, with one learner, ana."""
     cohort = Cohort.objects.create(name="Spring")
     cohort.instructors.add(instructor)
     ana = UserFactory(username="ana")
     cohort.learners.add(ana)
+    return cohort, ana
+
+
+def test_only_the_latest_unsure_attempt_is_marked_to_check(spring, client, instructor):
+    cohort, ana = spring
     older = answer(ana, "q-10-03", text=NEGATED)
     newer = answer(ana, "q-10-03", text=NEGATED)
     assert older.provisional() and newer.provisional()
@@ -37,12 +44,9 @@ def test_only_the_latest_unsure_attempt_is_marked_to_check(seeds_imported, clien
 
 
 def test_a_wrong_free_answer_shows_its_partial_score_as_the_learner_sees_it(
-    seeds_imported, client, instructor
+    spring, client, instructor
 ):
-    cohort = Cohort.objects.create(name="Spring")
-    cohort.instructors.add(instructor)
-    ana = UserFactory(username="ana")
-    cohort.learners.add(ana)
+    cohort, ana = spring
     # One of q-19-05's three mentions: wrong, a third of the way there.
     wrong = answer(ana, "q-19-05", text="the embedding row of that token gets a big update")
     assert (wrong.correct, wrong.score, round(wrong.partial, 2)) == (False, 0.0, 0.33)
@@ -56,13 +60,10 @@ def test_a_wrong_free_answer_shows_its_partial_score_as_the_learner_sees_it(
     assert "33% (partial)" in progress
 
 
-def test_a_retired_questions_unsure_verdict_is_not_to_check(seeds_imported, client, instructor):
+def test_a_retired_questions_unsure_verdict_is_not_to_check(spring, client, instructor):
     from quizzes.models import Question
 
-    cohort = Cohort.objects.create(name="Spring")
-    cohort.instructors.add(instructor)
-    ana = UserFactory(username="ana")
-    cohort.learners.add(ana)
+    cohort, ana = spring
     answer(ana, "q-10-03", text=NEGATED)
     Question.objects.filter(code="q-10-03").update(retired_at="2026-01-01T00:00Z")
     client.force_login(instructor)
@@ -75,15 +76,10 @@ def test_a_retired_questions_unsure_verdict_is_not_to_check(seeds_imported, clie
     assert "to check)" not in drill.content.decode()
 
 
-def test_no_key_change_is_offered_once_a_regrade_made_the_answer_right(
-    seeds_imported, client, instructor
-):
+def test_no_key_change_is_offered_once_a_regrade_made_the_answer_right(spring, client, instructor):
     from progress.models import Regrade
 
-    cohort = Cohort.objects.create(name="Spring")
-    cohort.instructors.add(instructor)
-    ana = UserFactory(username="ana")
-    cohort.learners.add(ana)
+    cohort, ana = spring
     wrong = answer(ana, "q-10-03", text="no idea")
     client.force_login(instructor)
     drill = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/"
@@ -105,12 +101,9 @@ def test_no_key_change_is_offered_once_a_regrade_made_the_answer_right(
 
 
 def test_an_override_from_a_later_page_of_the_drill_down_comes_back_to_it(
-    seeds_imported, client, instructor
+    spring, client, instructor
 ):
-    cohort = Cohort.objects.create(name="Spring")
-    cohort.instructors.add(instructor)
-    ana = UserFactory(username="ana")
-    cohort.learners.add(ana)
+    cohort, ana = spring
     attempt = answer(ana, "q-10-03", text="no idea")
     client.force_login(instructor)
     learner_page = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}"
@@ -122,12 +115,9 @@ def test_an_override_from_a_later_page_of_the_drill_down_comes_back_to_it(
 
 
 def test_a_reason_of_characters_no_one_sees_is_refused_naming_the_answer(
-    seeds_imported, client, instructor
+    spring, client, instructor
 ):
-    cohort = Cohort.objects.create(name="Spring")
-    cohort.instructors.add(instructor)
-    ana = UserFactory(username="ana")
-    cohort.learners.add(ana)
+    cohort, ana = spring
     attempt = answer(ana, "q-10-03", text="no idea")
     client.force_login(instructor)
     learner_page = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}"
