@@ -119,9 +119,9 @@ def test_scores_agree_with_the_verdicts_beside_them(seeds_imported, learner_clie
         code: progress.split(f"#{code}", 1)[1].split("</tr>", 1)[0]
         for code in ("q-10-03", "q-19-05", "q-10-02")
     }
-    assert "Not quite" in rows["q-10-03"] and "<td>0%</td>" in rows["q-10-03"]
-    assert "Right" in rows["q-19-05"] and "<td>100%</td>" in rows["q-19-05"]
-    assert "<td>100%</td>" in rows["q-10-02"]
+    assert "Not quite" in rows["q-10-03"] and '<td data-label="Score">0%</td>' in rows["q-10-03"]
+    assert "Right" in rows["q-19-05"] and '<td data-label="Score">100%</td>' in rows["q-19-05"]
+    assert '<td data-label="Score">100%</td>' in rows["q-10-02"]
     # The phase's score counts the questions right, as the verdicts say: one in phase 10.
     assert "<td>1 / 5</td> <td>2 / 5</td>" in progress
     assert "Partial score" not in phase_10  # a fully right multiple answer has no partial
@@ -143,3 +143,18 @@ def test_a_monday_label_keeps_clear_of_todays(
     assert ticks[-1] == ("4 Dec" if today.endswith("04") else "5 Dec")
     assert ("30 Nov" in ticks) is monday_shown
     assert "23 Nov" in ticks
+
+
+def test_the_history_names_each_cell_for_a_phone_to_stack_them(
+    seeds_imported, learner_client, learner
+):
+    """At 360 px the history's rows stack, each cell headed by its column's name (CSS
+    reads data-label); the table had scrolled sideways, the verdict out of sight."""
+    answer(learner, "q-10-01", keys=["B"])
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+
+    html = learner_client.get("/progress/").content.decode()
+
+    assert '<table class="stack-on-phone">' in html
+    for label in ("Cuándo", "Pregunta", "Resultado", "Puntuación"):
+        assert f'<td data-label="{label}">' in html
