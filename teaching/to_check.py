@@ -12,8 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
 from progress.enums import INSTRUCTOR_KINDS
-from progress.models import Attempt, LearnerQuestion, Regrade, Verdict, verdict_newest
-from progress.selectors import QuestionState
+from progress.models import Attempt, Regrade, Verdict, verdict_newest
+from progress.selectors import QuestionState, checkable
 from quizzes.grading import DOUBTS
 
 from .models import Cohort
@@ -60,9 +60,7 @@ def _waiting():
     questions still asked (a retired question's verdicts count for nothing now)."""
     return (
         Attempt.objects.exclude(doubts="")
-        .filter(question__retired_at__isnull=True)
-        # The learner's latest answer at the question: an older doubt is moot.
-        .filter(Exists(LearnerQuestion.objects.filter(latest_attempt=OuterRef("pk"))))
+        .filter(checkable())
         .exclude(Exists(Regrade.objects.filter(attempt=OuterRef("pk"), kind__in=INSTRUCTOR_KINDS)))
     )
 

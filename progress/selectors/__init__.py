@@ -11,6 +11,7 @@ from .history import (
     attempt_counts_for_revisions,
     attempt_history,
     attempt_was_review,
+    checkable,
 )
 from .overview import PhaseProgress, learner_progress, phase_in_progress
 from .state import MentionFeedback, OptionFeedback, QuestionState
@@ -26,6 +27,7 @@ __all__ = [
     "attempt_counts_for_revisions",
     "attempt_history",
     "attempt_was_review",
+    "checkable",
     "drafts_attach",
     "learner_progress",
     "learner_standings",

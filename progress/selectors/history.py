@@ -18,13 +18,24 @@ from ..reviews import day_start
 HISTORY_LIMIT = 200
 
 
+def checkable() -> Exists:
+    """For an attempts query: whether the attempt is its learner's latest at a question
+    still asked, the only one whose unsure verdict an instructor is asked to check (an
+    answer given again makes an older doubt moot; a retired question's verdicts count
+    for nothing now). To check, the drill-down and My progress read this one rule."""
+    return Exists(
+        LearnerQuestion.objects.filter(
+            latest_attempt=OuterRef("pk"), question__retired_at__isnull=True
+        )
+    )
+
+
 def attempt_history(*, learner, limit: int = HISTORY_LIMIT) -> list[Attempt]:
-    """The learner's newest attempts; `is_latest` says which is their latest at its
-    question: only that one's verdict can still be checked by an instructor (and only
-    at a question still asked)."""
+    """The learner's newest attempts; `checkable` says which is the one whose verdict
+    an instructor may still check (see checkable())."""
     return list(
         Attempt.objects.filter(learner=learner)
-        .annotate(is_latest=Exists(LearnerQuestion.objects.filter(latest_attempt=OuterRef("pk"))))
+        .annotate(checkable=checkable())
         .select_related("question", "revision", "question__phase")
         .prefetch_related("regrades")
         .order_by("-created_at", "-id")[:limit]

@@ -1,10 +1,11 @@
 """A cohort's learners and attempts, as the other selectors and the export read them."""
 
 from django.db import connection
-from django.db.models import Count, Exists, OuterRef, QuerySet, Subquery, Value
+from django.db.models import Count, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
 
-from progress.models import Attempt, LearnerQuestion
+from progress.models import Attempt
+from progress.selectors import checkable
 
 from ..models import Cohort
 
@@ -39,14 +40,13 @@ def cohort_attempts(*, cohort: Cohort):
 
 
 def learner_attempts(*, cohort: Cohort, learner_id: int) -> QuerySet[Attempt]:
-    """Every attempt of one cohort member, newest first, with regrades and `is_latest`
-    (the learner's latest at its question: To check shows only that one, and only at a
-    question still asked): a query, for the page to read one page of (a learner may
-    have thousands)."""
+    """Every attempt of one cohort member, newest first, with regrades and `checkable`
+    (the attempt To check would show: progress.selectors.checkable): a query, for the
+    page to read one page of (a learner may have thousands)."""
     return (
         cohort_attempts(cohort=cohort)
         .filter(learner_id=learner_id)
-        .annotate(is_latest=Exists(LearnerQuestion.objects.filter(latest_attempt=OuterRef("pk"))))
+        .annotate(checkable=checkable())
         .select_related("question", "question__phase", "revision")
         .prefetch_related("regrades")
         .order_by("-id")
