@@ -2,19 +2,11 @@
 the learner's latest at the question. An older unsure attempt is provisional, no more."""
 
 import pytest
-from django.contrib.auth.models import Group
 
 from teaching.models import Cohort
 from tests.factories import UserFactory, answer
 
 NEGATED = "The residual is not the identity."  # unsure: wrong only through a negation
-
-
-@pytest.fixture
-def instructor(db):
-    user = UserFactory(username="teach", is_staff=True)
-    user.groups.add(Group.objects.get(name="Instructors"))
-    return user
 
 
 @pytest.fixture
@@ -25,6 +17,11 @@ def spring(seeds_imported, instructor):
     ana = UserFactory(username="ana")
     cohort.learners.add(ana)
     return cohort, ana
+
+
+def _override_url(cohort, learner, attempt) -> str:
+    drill_down = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{learner.pk}"
+    return f"{drill_down}/attempt/{attempt.pk}/override/"
 
 
 def test_only_the_latest_unsure_attempt_is_marked_to_check(spring, client, instructor):
@@ -106,8 +103,7 @@ def test_an_override_from_a_later_page_of_the_drill_down_comes_back_to_it(
     cohort, ana = spring
     attempt = answer(ana, "q-10-03", text="no idea")
     client.force_login(instructor)
-    learner_page = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}"
-    url = f"{learner_page}/attempt/{attempt.pk}/override/"
+    url = _override_url(cohort, ana, attempt)
 
     response = client.post(url, {"verdict": "right", "reason": "ok", "seen": 0, "page": "3"})
 
@@ -120,8 +116,7 @@ def test_a_reason_of_characters_no_one_sees_is_refused_naming_the_answer(
     cohort, ana = spring
     attempt = answer(ana, "q-10-03", text="no idea")
     client.force_login(instructor)
-    learner_page = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}"
-    url = f"{learner_page}/attempt/{attempt.pk}/override/"
+    url = _override_url(cohort, ana, attempt)
 
     response = client.post(url, {"verdict": "right", "reason": "\u200b\u200b", "seen": 0})
     page = client.get(response["Location"]).content.decode()
