@@ -30,8 +30,10 @@ def text_encoding(charset: str) -> bool:
 
 
 def application(environ, start_response):
-    _type, params = parse_header_parameters(environ.get("CONTENT_TYPE", ""))
-    charset = params.get("charset")
+    content_type = environ.get("CONTENT_TYPE", "")
+    charset = None
+    if "charset" in content_type:  # parsed only then: most requests (every GET) name none
+        charset = parse_header_parameters(content_type)[1].get("charset")
     if charset is not None and not text_encoding(charset):
         start_response(
             "400 Bad Request",

@@ -170,12 +170,11 @@ def quiz_import(*, quiz_set: QuizSet, dry_run: bool = False, prune: bool = False
             else:
                 plan.unchanged.append(doc.code)
         read = {p.number for p in quiz_set.phases} | {s.number for s in quiz_set.skipped}
-        phases = list(Phase.objects.active().order_by("number"))
-        plan.restored_phases = list(
-            Phase.objects.filter(
-                number__in=[p.number for p in quiz_set.phases], retired_at__isnull=False
-            ).order_by("number")
-        )
+        # Every phase in one read: the active ones, and the retired ones read again.
+        every = list(Phase.objects.order_by("number"))
+        phases = [p for p in every if p.retired_at is None]
+        read_now = {p.number for p in quiz_set.phases}
+        plan.restored_phases = [p for p in every if p.retired_at and p.number in read_now]
         if prune:
             plan.retired_phases = [p for p in phases if p.number not in read]
         in_files_read = {p.pk for p in phases if p.number in read}
