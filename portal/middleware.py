@@ -19,7 +19,6 @@ from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import BadRequest, SuspiciousOperation
 from django.http import QueryDict
 from django.shortcuts import resolve_url
-from django.utils.datastructures import MultiValueDict
 from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
@@ -129,14 +128,14 @@ class UnreadableRequestMiddleware:
             except (BadRequest, SuspiciousOperation, LookupError, ValueError):
                 # LookupError, ValueError: a codec that fails on this body's own bytes
                 # (portal.wsgi refuses the ones that are no text encoding at all).
-                request._post, request._files = QueryDict(), MultiValueDict()
+                request.POST = QueryDict()  # so the 400 view's CSRF check reads no body
                 return bad_request(request)  # a fragment for htmx, else our page
             if request.POST.get(TO_FIELD_VAR) == "":
                 return bad_request(request)
             if not _is_utf8(body, form=request.content_type == URLENCODED) or (
                 request.content_type == MULTIPART and not _multipart_utf8(request, body)
             ):
-                request._post, request._files = QueryDict(), MultiValueDict()
+                request.POST = QueryDict()  # what Django would have read, never an answer
                 return problem_response(
                     request,
                     status=400,
