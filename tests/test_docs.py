@@ -1,9 +1,14 @@
-"""The README stays short and every relative link in it and in docs/ leads somewhere."""
+"""The README stays short, every relative link in it and in docs/ leads somewhere, and
+the worked key in docs/quiz-format.md imports as it says."""
 
 import re
+from io import StringIO
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
+
+from quizzes.models import Question
 
 ROOT = Path(__file__).resolve().parent.parent
 README_MAX_LINES = 250
@@ -39,3 +44,21 @@ def test_readme_links_every_subject_file_in_docs():
     subjects = {p.name for p in (ROOT / "docs").glob("*.md")}
 
     assert subjects - linked == set()
+
+
+@pytest.mark.django_db
+def test_quiz_format_worked_free_key_imports_with_its_examples_passing(tmp_path):
+    """The author's guide in docs/quiz-format.md says its worked key imports and its
+    examples pass: the importer grades each example and refuses the file otherwise."""
+    text = (ROOT / "docs" / "quiz-format.md").read_text(encoding="utf-8")
+    section = text.split("## Writing a free-text key that holds", 1)[1]
+    block = section.split("```yaml\n", 1)[1].split("```", 1)[0]
+    folder = tmp_path / "bank"
+    folder.mkdir()
+    header = "format: 1\nphase: 7\nslug: inference\ntitle: {en: Inference}\nquestions:\n"
+    (folder / "phase-07-inference.yaml").write_text(header + block, encoding="utf-8")
+
+    call_command("import_quizzes", str(folder), stdout=StringIO())
+
+    question = Question.objects.get(code="q-07-04")
+    assert len(question.current_revision.examples) == 5
