@@ -20,7 +20,9 @@ from .numeric import NumberRefused, number_read, numeric_key, numeric_right
 from .text import normalize, phrase_language, sole_language
 from .vocabulary import vocabulary_load
 
-# Stored with each attempt: which matcher graded it. 7: a free answer's score is its
+# Stored with each attempt: which matcher graded it. 8: "less" right before a phrasing
+# of a mention about a direction reads as its opposite ("less peaked" for "more peaked,
+# sharper"). 7: a free answer's score is its
 # verdict (1 right, 0 wrong) as for every kind, and its partial score the share of
 # mentions found, none when a reject fired (a rejected answer scored 100 %). 6: a
 # mention of what is kept away ("prevent overflow", "inf") found where it is denied
@@ -34,7 +36,7 @@ from .vocabulary import vocabulary_load
 # formulas, lemmas, antonyms, words of degree, fixed expressions, doubts (issue 20); 2: stems,
 # typos, windows, negation, vocabulary and reject mentions (issue 11); 1 was the
 # substring matcher.
-GRADER_VERSION = 7
+GRADER_VERSION = 8
 
 __all__ = [
     "DOUBTS",

@@ -14,6 +14,7 @@ from portal.languages import LANGUAGE_CODES
 
 from .keys import (
     GAP,
+    LESS,
     MAX_SPANS,
     NEGATION_REACH,
     TYPO_TWO,
@@ -271,6 +272,26 @@ def _windows(
                     yield window
 
 
+# "less peaked" is no "more peaked": a word of "less" right before a phrasing denies it
+# where the mention is about a direction (below).
+LESSENING = frozenset(phrase[0] for phrase in LESS.phrases)
+
+
+def _of_degree(alternative: Alternative) -> bool:
+    """Whether a phrasing holds a word of degree ("more peaked", "menos aleatorio")."""
+    return any(s.number and not is_number(s.phrases[0][0]) for s in alternative.slots)
+
+
+def _lessened(reading: Reading, window: Sequence[Occurrence]) -> bool:
+    """Whether a word of "less" stands right before the window, in its clause."""
+    first = min(o.first for o in window)
+    return (
+        first > 0
+        and reading.tokens.norms[first - 1] in LESSENING
+        and reading.clauses[first - 1] == reading.clauses[first]
+    )
+
+
 def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
     """Whether one mention is in the answer, negated, or not there; where; which typos.
     A negative alternative is found where its words stand negated, and reads as the
@@ -285,8 +306,13 @@ def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
     # ("does not prevent overflow" is no "not overflow"; "no inf" is still "not inf").
     denied: list[tuple[set[int], int]] = []
     # Plain phrasings first, so that what they deny is known when the negative ones read.
+    # A mention with a phrasing of degree is about a direction ("sharper", "more
+    # peaked"): its other phrasings read "less" before them as the opposite ("less
+    # peaked"). Elsewhere "less" may be the claim: "less memory" is memory saved.
+    directional = any(_of_degree(a) for a in alternatives)
     for alternative in sorted(alternatives, key=lambda a: a.negative):
         slots = alternative.slots
+        lessenable = directional and not alternative.negative and not _of_degree(alternative)
         per_slot = [occurrences(reading, slot) for slot in slots]
         if not all(per_slot):
             continue
@@ -294,6 +320,7 @@ def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
             if len(spans) >= MAX_SPANS:
                 break  # enough to show; a long answer's other places change nothing
             opposite = _negated(reading, window) != alternative.negative
+            opposite |= lessenable and _lessened(reading, window)
             if not alternative.negative and opposite:
                 covered = {i for o in window for i in range(o.first, o.last + 1)}
                 denied.append((covered, len(slots)))

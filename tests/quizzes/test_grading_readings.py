@@ -122,6 +122,20 @@ def test_word_of_degree_binds_to_its_neighbour(answer, rejected):
     assert (bool(result.rejected), result.correct) == (rejected, not rejected)
 
 
+@pytest.mark.parametrize(
+    ("expected", "answer", "status"),
+    [
+        ([["sharper", "more peaked"]], "the distribution gets less peaked", "negated"),
+        ([["sharper", "more peaked"]], "it gets peaked around the best token", "found"),
+        ([["más afilada", "picuda"]], "la distribución queda menos picuda", "negated"),
+        # Without a phrasing of degree, "less" may be the claim itself.
+        ([["memory", "memoria"]], "trading compute for less memory", "found"),
+    ],
+)
+def test_less_before_a_directional_mention_reads_as_its_opposite(expected, answer, status):
+    assert read(expected, answer)[1] == status
+
+
 def test_phrase_never_shrinks_to_one_word_of_three():
     assert read(["e to the power"], "2 to the power of 3")[0] is False
 
