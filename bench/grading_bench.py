@@ -1,6 +1,6 @@
 """Benchmark: the free-text grader against hand-marked answer sets.
 
-Three sets, each marked by hand before any grader ran on it (see each folder's README):
+Hand-marked sets, each marked by hand before any grader ran on it (see each folder's README):
 - bench/grading_set/: the seed questions' answers the matcher of issue 11 was built with;
 - bench/grading_dev/: five questions not in data/, keys written from the docs: the dev
   half, tuned on;
@@ -10,7 +10,13 @@ Three sets, each marked by hand before any grader ran on it (see each folder's R
   guide (docs/grading.md) and checked against the author's own examples, then frozen:
   what the matcher and the guide achieve together; a test set too;
 - bench/grading_test2/: eight more by two more hands, keys from the guide, written after
-  the second round of tuning began: a test set no change was ever measured on before.
+  the second round of tuning began: a test set no change was ever measured on before;
+- bench/grading_real_dev/, bench/grading_real_test/: answers to the bank's own questions,
+  graded with the keys as they stand in data/quizzes (dev tuned on, test only reported);
+- bench/grading_topics_dev/, bench/grading_topics_test/: the eight new topics of issue 20
+  (attention, KV cache, BPE, warm-up, perplexity, causal mask, dropout, weight decay),
+  keys written from docs/quiz-format.md alone, 144 answers a half: dev tuned on, test
+  only reported on.
 
 Prints agreement with the hand marking (overall, per language), false "right" and false
 "wrong", per-mention precision and recall, and the time to grade a 10,000-character
@@ -18,7 +24,7 @@ answer. No database: the set files carry their own keys. The headline figure is 
 the answer's language unknown, as the portal grades.
 
 Run with `make bench` or
-`python bench/grading_bench.py [--set seed|dev|test|test-guide|test2|all] [--show] [--key ...]`.
+`python bench/grading_bench.py [--set NAME|all] [--show] [--key ...]` (NAME: a key of SETS)..
 """
 
 import argparse
@@ -46,9 +52,11 @@ SETS = {
     "test2": BENCH / "grading_test2",
     "real-dev": BENCH / "grading_real_dev",
     "real-test": BENCH / "grading_real_test",
+    "topics-dev": BENCH / "grading_topics_dev",
+    "topics-test": BENCH / "grading_topics_test",
 }
 # Sets only reported on: never listed with --show, never tuned on.
-HELD_OUT = ("test", "test-guide", "test2", "real-test")
+HELD_OUT = ("test", "test-guide", "test2", "real-test", "topics-test")
 # Sets of the bank's own questions: graded with the key and the question's words as they
 # stand in data/quizzes now, so the figure follows an author's edit of the bank.
 FROM_BANK = ("real-dev", "real-test")
