@@ -20,23 +20,25 @@ from .numeric import NumberRefused, number_read, numeric_key, numeric_right
 from .text import normalize, phrase_language, sole_language
 from .vocabulary import vocabulary_load
 
-# Stored with each attempt: which matcher graded it. 8: "less" right before a phrasing
-# of a mention about a direction reads as its opposite ("less peaked" for "more peaked,
-# sharper"). 7: a free answer's score is its
-# verdict (1 right, 0 wrong) as for every kind, and its partial score the share of
-# mentions found, none when a reject fired (a rejected answer scored 100 %). 6: a
-# mention of what is kept away ("prevent overflow", "inf") found where it is denied
-# ("no inf"), and "does not prevent X" no longer read as "not X" (issue 20, fourth
-# round); 5: "reduces X" read as "less X",
-# "z above 3" as "z > 3", thrice and twice, "un-" kept on its word, "‖g‖" as the norm,
-# the title among the question's own words (issue 20, third round); 4: the course's terms in the
-# vocabulary, Spanish forms without accents, British -ise, synonyms inside vocabulary
-# phrases, split phrasal verbs, "poorly"/"mal", keeping from read as lessening, a
-# formula's brackets (issue 20, second round); 3: polarity, contractions,
-# formulas, lemmas, antonyms, words of degree, fixed expressions, doubts (issue 20); 2: stems,
-# typos, windows, negation, vocabulary and reject mentions (issue 11); 1 was the
-# substring matcher.
-GRADER_VERSION = 8
+# Stored with each attempt: which matcher graded it. 9: a verb of keeping from negates
+# for a negatively phrased mention ("prevents looking ahead" is "cannot see the
+# future"), a hypothetical clause ("if you forget the mask, it sees the next token")
+# contradicts none, and the vocabulary of the eight new topics (issue 20, fifth round).
+# 8: "less" right before a phrasing of a mention about a direction reads as its opposite
+# ("less peaked" for "more peaked, sharper"). 7: a free answer's score is its verdict (1
+# right, 0 wrong) as for every kind, and its partial score the share of mentions found,
+# none when a reject fired (a rejected answer scored 100 %). 6: a mention of what is
+# kept away ("prevent overflow", "inf") found where it is denied ("no inf"), and "does
+# not prevent X" no longer read as "not X" (issue 20, fourth round); 5: "reduces X" read
+# as "less X", "z above 3" as "z > 3", thrice and twice, "un-" kept on its word, "‖g‖"
+# as the norm, the title among the question's own words (issue 20, third round); 4: the
+# course's terms in the vocabulary, Spanish forms without accents, British -ise,
+# synonyms inside vocabulary phrases, split phrasal verbs, "poorly"/"mal", keeping from
+# read as lessening, a formula's brackets (issue 20, second round); 3: polarity,
+# contractions, formulas, lemmas, antonyms, words of degree, fixed expressions, doubts
+# (issue 20); 2: stems, typos, windows, negation, vocabulary and reject mentions (issue
+# 11); 1 was the substring matcher.
+GRADER_VERSION = 9
 
 __all__ = [
     "DOUBTS",

@@ -4,7 +4,7 @@ The key is read once by keys.py; this module reads an answer against it."""
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
@@ -13,7 +13,6 @@ from rapidfuzz.distance import OSA
 from portal.languages import LANGUAGE_CODES
 
 from .keys import (
-    GAP,
     LESS,
     MAX_SPANS,
     NEGATION_REACH,
@@ -30,8 +29,9 @@ from .keys import (
     word_matches,
 )
 from .lexical_field import field_found, mention_fields
-from .text import Tokens, is_number, is_symbol, tokenize
+from .text import Tokens, is_number, is_symbol, stems, tokenize
 from .vocabulary import Vocabulary
+from .windows import windows
 
 __all__ = [
     "Alternative",
@@ -67,6 +67,12 @@ class Reading:
     # The key's vocabulary: the words of comparison, phrasal verbs' particles and
     # negations that follow what they deny.
     vocabulary: Vocabulary | None = None
+    # Token indices of words that open a hypothetical clause ("if", "without", "si").
+    hypotheticals: list[int] = field(default_factory=list)
+    # The cues with the verbs of keeping from ("prevents looking ahead"): they negate
+    # for a negatively phrased mention ("cannot see the future") only. "Evita que
+    # diverja" still names divergence, the danger a plain mention "diverge" speaks of.
+    keeping_cues: list[int] = field(default_factory=list)
 
 
 def read_answer(*, key: CompiledKey, text: str) -> Reading:
@@ -106,6 +112,7 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
             and norms[i + 1] in vocabulary.pronouns
         )
     ]
+    preventing = {w for w in table if stems(w, LANGUAGE_CODES) & vocabulary.preventing}
     fixed: dict[int, set[tuple[str, ...]]] = {}
     starts = vocabulary.fixed_by_first
     for i in [i for i, word in enumerate(norms) if word in starts]:
@@ -123,6 +130,8 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
         at,
         fixed,
         vocabulary,
+        [i for i, word in enumerate(norms) if word in vocabulary.hypotheticals],
+        sorted(cues + [i for i, word in enumerate(norms) if word in preventing]),
     )
 
 
@@ -181,16 +190,19 @@ def occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
     return [found[i] for i in sorted(found)]
 
 
-def _negated(reading: Reading, window: Sequence[Occurrence]) -> bool:
+def _negated(reading: Reading, window: Sequence[Occurrence], *, keeping: bool = False) -> bool:
+    """Whether a negation cue of the window's clause denies it; with `keeping`, a verb of
+    keeping from counts as a cue."""
+    cues = reading.keeping_cues if keeping else reading.cues
     first = min(o.first for o in window)
     last = max(o.last for o in window)
     clause = reading.clauses[first]
     # Only the cues of this clause up to the window's end can negate it: walk back.
-    n = bisect.bisect_right(reading.cues, last)
+    n = bisect.bisect_right(cues, last)
     # A cue that qualifies what stands before it ("generalises poorly", "funciona mal",
     # "has nothing to do with it", "no tiene nada que ver").
     norms, postposed = reading.tokens.norms, reading.vocabulary.postposed_negations
-    for cue in reading.cues[n:]:
+    for cue in cues[n:]:
         between = reading.content_before[cue] - reading.content_before[last + 1]
         if reading.clauses[cue] != clause or between > NEGATION_REACH:
             break
@@ -198,7 +210,7 @@ def _negated(reading: Reading, window: Sequence[Occurrence]) -> bool:
             return True
     while n > 0:
         n -= 1
-        cue = reading.cues[n]
+        cue = cues[n]
         if reading.clauses[cue] != clause:
             return False
         if any(o.first <= cue <= o.last for o in window):
@@ -208,68 +220,17 @@ def _negated(reading: Reading, window: Sequence[Occurrence]) -> bool:
     return False
 
 
-def _bound_numbers(reading: Reading, slots: Sequence[Slot], window: list[Occurrence]) -> bool:
-    """A number stands right next to the word it counts (stop words and words of
-    comparison aside), on either side: "3σ", "z > 3", "z-score above 3", "three standard
-    deviations"; so does a word of degree ("less random", "menos aleatorio")."""
-    content, norms = reading.content_before, reading.tokens.norms
-    comparing = reading.vocabulary.comparing
-    for k, slot in enumerate(slots):
-        if slot.number and len(slots) > 1:
-            a, b = window[k], window[k + 1 if k + 1 < len(slots) else k - 1]
-            left, right = (a, b) if a.first < b.first else (b, a)
-            gap = range(left.last + 1, right.first)
-            if content[right.first] - content[left.last + 1] > 0 and not (
-                # "z above 3": the counted word first, no number of its own before it
-                # ("2 sigma over 3 steps" is 2 sigma), only comparison words between.
-                right is window[k]
-                and not _number_before(reading, left.first)
-                and all(content[i + 1] == content[i] or norms[i] in comparing for i in gap)
-            ):
-                return False
-    return True
-
-
-def _number_before(reading: Reading, i: int) -> bool:
-    """Whether the word before token `i`, stop words aside, is a number."""
-    content, norms = reading.content_before, reading.tokens.norms
-    i -= 1
-    while i >= 0 and content[i + 1] == content[i] and not is_number(norms[i]):
-        i -= 1
-    return i >= 0 and is_number(norms[i])
-
-
-def _windows(
-    reading: Reading, slots: Sequence[Slot], per_slot: list[list[Occurrence]]
-) -> Iterator[list[Occurrence]]:
-    """Each placement of all the slots in one clause, in any order, close together;
-    found from every occurrence taken as the leftmost."""
-    if len(per_slot) == 1:
-        yield from ([o] for o in per_slot[0])
-        return
-    starts = [[o.first for o in occs] for occs in per_slot]
-    for j, anchors in enumerate(per_slot):
-        for anchor in anchors:
-            window = [anchor] * len(per_slot)  # in slot order
-            for k, occs in enumerate(per_slot):
-                if k == j:
-                    continue
-                n = bisect.bisect_right(starts[k], anchor.last)
-                if n == len(occs):
-                    break
-                window[k] = occs[n]
-            else:
-                last = max(o.last for o in window)
-                clause = reading.clauses[anchor.first]
-                if reading.clauses[last] != clause:
-                    continue
-                width = reading.content_before[last + 1] - reading.content_before[anchor.first]
-                needed = sum(
-                    reading.content_before[o.last + 1] - reading.content_before[o.first]
-                    for o in window
-                )
-                if width <= needed + GAP and _bound_numbers(reading, slots, window):
-                    yield window
+def _hypothetical(reading: Reading, first: int) -> bool:
+    """Whether the words from `first` on stand in a clause about what would happen
+    ("if you forget it, the model sees the next token"; "si no, copia el siguiente"):
+    opened by a hypothetical word earlier in the clause, or by one that opens the clause
+    before it."""
+    clauses = reading.clauses
+    return any(
+        (i < first and clauses[i] == clauses[first])
+        or (clauses[i] == clauses[first] - 1 and (i == 0 or clauses[i - 1] != clauses[i]))
+        for i in reading.hypotheticals
+    )
 
 
 # "less peaked" is no "more peaked": a word of "less" right before a phrasing denies it
@@ -316,10 +277,11 @@ def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
         per_slot = [occurrences(reading, slot) for slot in slots]
         if not all(per_slot):
             continue
-        for window in _windows(reading, slots, per_slot):
+        for window in windows(reading, slots, per_slot):
             if len(spans) >= MAX_SPANS:
                 break  # enough to show; a long answer's other places change nothing
-            opposite = _negated(reading, window) != alternative.negative
+            negated = _negated(reading, window, keeping=alternative.negative)
+            opposite = negated != alternative.negative
             opposite |= lessenable and _lessened(reading, window)
             if not alternative.negative and opposite:
                 covered = {i for o in window for i in range(o.first, o.last + 1)}
@@ -329,6 +291,10 @@ def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
                     n > len(slots) and all(o.first in covered for o in window)
                     for covered, n in denied
                 )
+            elif alternative.negative and _hypothetical(reading, min(o.first for o in window)):
+                # "cannot see the future" is not contradicted by what the model would
+                # see without the mask: such a window says nothing either way.
+                continue
             target = negated_spans if opposite else spans
             for o in sorted(window, key=lambda o: o.first):
                 target[(reading.tokens.starts[o.first], reading.tokens.ends[o.last])] = None

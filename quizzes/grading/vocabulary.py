@@ -57,6 +57,8 @@ class Vocabulary:
     pronouns: frozenset[str] = frozenset()
     # Particles of phrasal verbs, which may stand after the verb's object ("blow it up").
     particles: frozenset[str] = frozenset()
+    # Words that open a clause about what would happen ("if", "without", "si", "sin").
+    hypotheticals: frozenset[str] = frozenset()
 
     def for_languages(self, attribute: str, languages: tuple[str, ...]) -> frozenset[str]:
         table = getattr(self, attribute)
@@ -163,6 +165,7 @@ def vocabulary_parse(*, raw: dict) -> Vocabulary:
         pronoun_negations=_every_language(raw.get("pronoun_negations")),
         pronouns=_every_language(raw.get("pronouns")),
         particles=frozenset(w for entry in raw.get("particles") or () for w in words(_text(entry))),
+        hypotheticals=_every_language(raw.get("hypotheticals")),
     )
 
 
