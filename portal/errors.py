@@ -27,7 +27,10 @@ def _is_htmx(request: HttpRequest) -> bool:
 
 def _page_path(request: HttpRequest) -> str:
     """The page the htmx request was made from (path and query only), to reload it."""
-    current = urlsplit(request.headers.get("HX-Current-URL", ""))
+    try:
+        current = urlsplit(request.headers.get("HX-Current-URL", ""))
+    except ValueError:  # a header no browser sends ("http://["): no page to reload
+        return ""
     if current.netloc and current.netloc != request.get_host():
         return ""
     path = current.path if current.path.startswith("/") else ""

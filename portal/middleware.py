@@ -265,7 +265,10 @@ class LoginRequiredMiddleware(auth_middleware.LoginRequiredMiddleware):
 
 def _page_on_this_site(request, url: str, under: str = "/") -> str:
     """`url`'s path and query when it is a page of this site under `under`, else ""."""
-    page = urlsplit(url)
+    try:
+        page = urlsplit(url)
+    except ValueError:  # a header no browser sends ("http://["): no page of ours
+        return ""
     if (page.netloc and page.netloc != request.get_host()) or not page.path.startswith(under):
         return ""
     return page.path + (f"?{page.query}" if page.query else "")
