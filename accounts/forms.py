@@ -6,7 +6,13 @@ from confusable_homoglyphs import categories, confusables
 from django import forms
 from django.contrib.admin.forms import AdminAuthenticationForm, AdminPasswordChangeForm
 from django.contrib.auth import get_user_model
-from django.contrib.auth.forms import AuthenticationForm, PasswordChangeForm, UserCreationForm
+from django.contrib.auth.forms import (
+    AdminUserCreationForm,
+    AuthenticationForm,
+    PasswordChangeForm,
+    UserChangeForm,
+    UserCreationForm,
+)
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
@@ -115,10 +121,50 @@ def username_skeleton(username: str) -> str:
     return "".join(latin.get(char, char) for char in username).casefold()
 
 
+def check_username(username: str, *, other_than: int | None = None) -> None:
+    """Refuse a username a reader could take for another: invisible characters, mixed
+    alphabets that look alike, or the look of a name already taken (by any account but
+    `other_than`)."""
+    if has_invisible(username):
+        raise forms.ValidationError(
+            _("This username has characters that cannot be seen. Choose another."),
+            code="invisible",
+        )
+    if confusables.is_dangerous(username):
+        raise forms.ValidationError(
+            _("This username mixes alphabets in a way that looks like another name."),
+            code="confusable",
+        )
+    skeleton = username_skeleton(username)
+    # Compared in Python: a few thousand names, read only when an account is made.
+    for existing in (
+        get_user_model().objects.exclude(pk=other_than).values_list("username", flat=True)
+    ):
+        if username_skeleton(existing) == skeleton:
+            raise forms.ValidationError(
+                _("This username looks the same as one already taken. Choose another."),
+                code="confusable",
+            )
+
+
+class UsernameChecksMixin:
+    """A form's username checked by `check_username`: the setup and invite pages, and the
+    admin's add and change pages (a name changed there is checked against the others)."""
+
+    def clean_username(self):
+        parent = getattr(super(), "clean_username", None)
+        username = parent() if parent else self.cleaned_data.get("username")
+        if not username:  # Django's check already refused it (taken in another case)
+            return username
+        if self.instance.pk is None or "username" in self.changed_data:
+            check_username(username, other_than=self.instance.pk)
+        return username
+
+
 PASSWORD_FIELD = "password1"  # noqa: S105 - a field's name
 
 
-class AccountCreateForm(NoColonMixin, UserCreationForm):
+class AccountCreateForm(NoColonMixin, UsernameChecksMixin, UserCreationForm):
     """Username and password chosen on a setup or invite link, plus the language."""
 
     language = forms.ChoiceField(label=_("Language"), choices=Language.choices, initial=Language.EN)
@@ -128,32 +174,16 @@ class AccountCreateForm(NoColonMixin, UserCreationForm):
         # about the password itself. A mismatch stays under the confirmation.
         super().validate_password_for_user(user, password_field_name=PASSWORD_FIELD)
 
-    def clean_username(self):
-        username = super().clean_username()
-        if not username:  # Django's check already refused it (taken in another case)
-            return username
-        if has_invisible(username):
-            raise forms.ValidationError(
-                _("This username has characters that cannot be seen. Choose another."),
-                code="invisible",
-            )
-        if confusables.is_dangerous(username):
-            raise forms.ValidationError(
-                _("This username mixes alphabets in a way that looks like another name."),
-                code="confusable",
-            )
-        skeleton = username_skeleton(username)
-        # Compared in Python: a few thousand names, read only when an account is made.
-        for existing in get_user_model().objects.values_list("username", flat=True):
-            if username_skeleton(existing) == skeleton:
-                raise forms.ValidationError(
-                    _("This username looks the same as one already taken. Choose another."),
-                    code="confusable",
-                )
-        return username
-
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
 
     def save(self, commit=True):  # pragma: no cover - accounts are made by the services
         raise NotImplementedError("Use accounts.services to create accounts.")
+
+
+class CheckedAdminUserCreationForm(UsernameChecksMixin, AdminUserCreationForm):
+    """The admin's "Add user" form, its username checked as on the setup page."""
+
+
+class CheckedUserChangeForm(UsernameChecksMixin, UserChangeForm):
+    """The admin's user form, a changed username checked as on the setup page."""

@@ -1,12 +1,13 @@
 """Admin pieces shared by the apps."""
 
+from django import forms
 from django.contrib import messages
 from django.contrib.admin import SimpleListFilter
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.admin.views.main import SEARCH_VAR
 from django.contrib.admin.widgets import url_params_from_lookup_dict
 from django.core.exceptions import BadRequest, ValidationError
-from django.db import DataError
+from django.db import DataError, models
 from django.db.models.constants import LOOKUP_SEP
 from django.utils.text import smart_split
 from django.utils.translation import gettext as _
@@ -71,6 +72,28 @@ def _integer_past_64_bits(value) -> bool:
     text = str(value).strip()
     digits = text[1:] if text[:1] in "+-" else text
     return digits.isascii() and digits.isdigit() and int(text) not in INT64
+
+
+class BoundedIdsField(forms.ModelMultipleChoiceField):
+    """A multiple choice of rows (a cohort's learners, a user's groups) that refuses an id
+    no column holds as any unknown choice ("Select a valid choice"): past 64 bits, SQLite
+    cannot bind it and the form's lookup failed as a 500."""
+
+    def clean(self, value):
+        for pk in value or ():
+            if _integer_past_64_bits(pk):
+                raise ValidationError(
+                    self.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": pk},
+                )
+        return super().clean(value)
+
+
+class BoundedIdsAdminMixin:
+    """An admin whose many-to-many choices refuse ids past 64 bits with the form's error."""
+
+    formfield_overrides = {models.ManyToManyField: {"form_class": BoundedIdsField}}
 
 
 # The lookups the admin's own filter links make, after the field they filter: a value

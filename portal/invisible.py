@@ -12,6 +12,9 @@ scripts (the Arabic number signs), and an emoji's presentation selector ("❤️
 
 import unicodedata
 
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
 # The format characters outside the first plane, where the scan below does not look.
 _SUPPLEMENTARY = [
     0x110BD,
@@ -43,3 +46,13 @@ def visible(text: str) -> str:
 
 def has_invisible(text: str) -> bool:
     return any(ord(char) in TABLE for char in text)
+
+
+def refuse_invisible(value: str) -> None:
+    """A model field's validator: a name with a character a reader cannot see (a
+    right-to-left override that shows "Spring" for "gnirpS", a zero-width space that
+    makes two names look one) is refused."""
+    if has_invisible(value):
+        raise ValidationError(
+            _("This name has characters that cannot be seen. Type it again."), code="invisible"
+        )

@@ -24,7 +24,7 @@ from django.utils.html import format_html
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
-from portal.admin import ChangelistInputMixin
+from portal.admin import BoundedIdsAdminMixin, ChangelistInputMixin
 from portal.http import posts_only
 from portal.moments import moment_text
 from progress.models import Attempt
@@ -62,6 +62,7 @@ class Echo:
 class CohortAdmin(
     CohortToCheckAdminMixin,
     CohortMemoryAdminMixin,
+    BoundedIdsAdminMixin,
     ChangelistInputMixin,
     HiddenObjectAdminMixin,
     admin.ModelAdmin,

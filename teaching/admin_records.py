@@ -10,10 +10,11 @@ from django.utils.decorators import method_decorator
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
 
+from accounts.forms import CheckedAdminUserCreationForm, CheckedUserChangeForm
 from audit.enums import AuditKind
 from audit.models import AuditEvent
 from audit.services import audit_record
-from portal.admin import ChangelistInputMixin, ReadOnlyAdminMixin
+from portal.admin import BoundedIdsAdminMixin, ChangelistInputMixin, ReadOnlyAdminMixin
 from progress.models import Attempt, Regrade
 
 from .scope import CohortScopedAdminMixin, TaughtCohortFilter
@@ -83,13 +84,19 @@ admin.site.unregister(Group)
 
 
 @admin.register(Group)
-class CheckedGroupAdmin(ChangelistInputMixin, GroupAdmin):
+class CheckedGroupAdmin(BoundedIdsAdminMixin, ChangelistInputMixin, GroupAdmin):
     """Django's group admin, its list refusing lookups no filter makes (a 400)."""
 
 
 @admin.register(get_user_model())
-class ScopedUserAdmin(ChangelistInputMixin, CohortScopedAdminMixin, UserAdmin):
-    """Django's user admin, limited for instructors to their cohorts' learners."""
+class ScopedUserAdmin(
+    BoundedIdsAdminMixin, ChangelistInputMixin, CohortScopedAdminMixin, UserAdmin
+):
+    """Django's user admin, limited for instructors to their cohorts' learners; a username
+    typed there is checked as on the setup page (no invisible or look-alike names)."""
+
+    add_form = CheckedAdminUserCreationForm
+    form = CheckedUserChangeForm
 
     scope_path = "pk"
     list_filter = [*UserAdmin.list_filter, UserCohortFilter]

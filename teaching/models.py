@@ -5,6 +5,8 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from portal.invisible import refuse_invisible
+
 
 class CohortQuerySet(models.QuerySet):
     def taught_by(self, user):
@@ -17,7 +19,7 @@ class CohortQuerySet(models.QuerySet):
 class Cohort(models.Model):
     """A group of learners followed by its instructors."""
 
-    name = models.CharField(_("name"), max_length=150, unique=True)
+    name = models.CharField(_("name"), max_length=150, unique=True, validators=[refuse_invisible])
     learners = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="cohorts", blank=True, verbose_name=_("learners")
     )
