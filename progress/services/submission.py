@@ -113,6 +113,19 @@ class FormOfEarlierAnswer(SubmissionRefused):
     )
 
 
+class FormSentAlready(SubmissionRefused):
+    """This form was sent before with another answer (a resend without JavaScript, a
+    second tab on one form): its first answer stands, and this one, which would be lost
+    under the first's feedback, is kept as a draft to send again."""
+
+    status = 409
+    form_again = True
+    default_message = gettext_lazy(
+        "This form had already been sent with another answer, which stands. Your new "
+        "answer is kept below: send it again to record it too."
+    )
+
+
 class AnsweringTooFast(SubmissionRefused):
     """More answers in a minute than a person sends (services/pace.py). Kept as a draft."""
 
@@ -259,6 +272,8 @@ def answer_submit(
         )
     except AnsweredSince:
         raise FormOfEarlierAnswer(keep=kept) from None
+    if not stored["created"] and stored["attempt"].answer != answer:
+        raise FormSentAlready(keep=kept)  # a double click sends the same answer: its feedback
     return Answered(revision=revision, **stored)
 
 

@@ -77,13 +77,44 @@ def test_answer_same_form_twice_stores_one_attempt(seeds_imported, post_answer, 
     token = phase_token("q-10-01")
 
     first = post_answer("q-10-01", choice=["A"], token=token)
-    second = post_answer("q-10-01", choice=["B"], token=token)
+    second = post_answer("q-10-01", choice=["A"], token=token)
 
     assert Attempt.objects.count() == 1
     assert Attempt.objects.get().answer == {"keys": ["A"]}
     assert second.status_code == 200
     assert "Not quite" in second.content.decode()
     assert "Not quite" in first.content.decode()
+
+
+def test_same_form_sent_again_with_another_answer_keeps_it_to_send(
+    seeds_imported, post_answer, phase_token, learner
+):
+    token = phase_token("q-10-03")
+    post_answer("q-10-03", text="the identity path", token=token)
+
+    second = post_answer("q-10-03", text="my second, better answer", token=token)
+
+    assert second.status_code == 409
+    html = second.content.decode()
+    assert "This form had already been sent with another answer" in html
+    assert ">my second, better answer</textarea>" in html
+    assert list(Attempt.objects.values_list("answer", flat=True)) == [{"text": "the identity path"}]
+    assert Draft.objects.get(learner=learner).answer["text"] == "my second, better answer"
+
+
+def test_same_form_resent_without_javascript_with_another_answer_is_not_dropped(
+    seeds_imported, post_answer, phase_token, learner_client
+):
+    token = phase_token("q-10-03")
+    post_answer("q-10-03", text="the identity path", token=token, htmx=False)
+
+    second = post_answer("q-10-03", text="my second, better answer", token=token, htmx=False)
+
+    assert second.status_code == 302
+    page = learner_client.get(second.url).content.decode()
+    assert "This form had already been sent with another answer" in page
+    assert ">my second, better answer</textarea>" in page
+    assert Attempt.objects.count() == 1
 
 
 def test_answer_again_with_new_form_keeps_every_try(seeds_imported, post_answer, learner_client):
