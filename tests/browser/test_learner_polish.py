@@ -132,3 +132,13 @@ def test_keyboard_shortcuts_help_shows_with_a_keyboard_not_on_a_touch_phone(brow
     assert not on_phone
     assert page.locator("details.shortcuts").is_visible()
     desk.close()
+
+
+def test_switching_language_returns_to_the_same_question(page, site):
+    create_account(page, site, "places")
+    page.goto(site + "/phase/10/#q-10-03")
+
+    page.get_by_role("button", name="Español").click()
+
+    page.wait_for_url(re.compile(r"/phase/10/#q-10-03$"))
+    expect(page.locator("html")).to_have_attribute("lang", "es")
