@@ -147,3 +147,19 @@ def test_a_username_with_characters_no_one_sees_is_refused(client, name):
 
     assert "This username has characters that cannot be seen." in response.content.decode()
     assert not User.objects.exists()
+
+
+def test_invite_opened_while_logged_in_says_whose_session_it_ends(client):
+    client.force_login(UserFactory(username="teacher"))
+    _invite, url = invite_create()
+
+    html = client.get(link_path(url)).content.decode()
+
+    assert "You are logged in as teacher." in html
+    assert "logs you out of it" in html
+
+
+def test_invite_opened_logged_out_says_nothing_of_a_session(client):
+    _invite, url = invite_create()
+
+    assert "You are logged in as" not in client.get(link_path(url)).content.decode()
