@@ -208,6 +208,11 @@ def _negated(reading: Reading, window: Sequence[Occurrence], *, keeping: bool = 
             break
         if any(tuple(norms[cue : cue + len(p)]) == p for p in postposed):
             return True
+        # "la identidad no, la norma": a bare "no" right after the words, closing their
+        # clause, denies them.
+        closes = cue + 1 == len(norms) or reading.clauses[cue + 1] != clause
+        if between == 0 and closes and norms[cue] in ("no", "not"):
+            return True
     while n > 0:
         n -= 1
         cue = cues[n]

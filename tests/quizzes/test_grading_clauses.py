@@ -71,3 +71,16 @@ def test_hypothetical_clause_alone_finds_nothing():
 )
 def test_vocabulary_of_the_new_topics(expected, answer):
     assert read([expected], answer) == (True, "found")
+
+
+@pytest.mark.parametrize(
+    ("answer", "status"),
+    [
+        ("la identidad no, la norma", "negated"),
+        ("identity no, the norm", "negated"),
+        ("la identidad, no la norma", "found"),
+        ("¿la identidad? no", "found"),
+    ],
+)
+def test_a_bare_no_closing_the_words_clause_denies_them(answer, status):
+    assert read([["identity", "identidad"]], answer)[1] == status
