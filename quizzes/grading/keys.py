@@ -205,13 +205,14 @@ def read_alternatives(
         fewer = tuple(s for s in slots if not _reduces(s))
         return (Alternative(slots=slots), Alternative(slots=(LESS, *fewer)))
     rest = tuple(s for s in slots if not vocabulary.prevents(s.phrases))
-    if rest and len(rest) < len(slots):
+    # Only where the author wrote a verb of keeping from: "stop", its synonym, also
+    # halts ("stop training" is neither "not training" nor "train less").
+    if rest and len(rest) < len(slots) and any(
+        stems(w, LANGUAGE_CODES) & vocabulary.preventing for w in words(text)
+    ):
         alternatives = (Alternative(slots=slots), Alternative(slots=rest, negative=True))
-        # To keep from is also to lessen, where the author wrote such a verb ("stop",
-        # its synonym, is no lessening: "stop training" is not "train less"): "prevents
-        # overfitting" finds "reduces overfitting", "less overfitting", "sobreajusta menos".
-        if not any(stems(w, LANGUAGE_CODES) & vocabulary.preventing for w in words(text)):
-            return alternatives
+        # To keep from is also to lessen: "prevents overfitting" finds "reduces
+        # overfitting", "less overfitting", "sobreajusta menos".
         reduce = _slots(text="reduce", vocabulary=vocabulary, stopwords=stopwords)
         return (
             *alternatives,

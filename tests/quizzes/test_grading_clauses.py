@@ -84,3 +84,10 @@ def test_vocabulary_of_the_new_topics(expected, answer):
 )
 def test_a_bare_no_closing_the_words_clause_denies_them(answer, status):
     assert read([["identity", "identidad"]], answer)[1] == status
+
+
+def test_stop_halts_and_keeps_from_nothing():
+    # "stop training" (early stopping) is not "not training": "the train set" in an
+    # answer contradicts nothing ("found, but negated" sent the learner the wrong way).
+    assert read([["stop training"]], "it memorizes the train set") == (False, "missed")
+    assert read([["stop training"]], "stop training early") == (True, "found")
