@@ -24,8 +24,8 @@ from .vocabulary import vocabulary_load
 # for a negatively phrased mention ("prevents looking ahead" is "cannot see the
 # future"), a hypothetical clause ("if you forget the mask, it sees the next token")
 # contradicts none, a bare "no" closing a clause denies it ("la identidad no, la norma"),
-# "stop training" no longer reads as "not training", and the vocabulary of the eight new
-# topics (issue 20, fifth round).
+# "stop training" no longer reads as "not training", "penalize" keeps from as "prevent"
+# does, and the vocabulary of the eight new topics (issue 20, fifth round).
 # 8: "less" right before a phrasing of a mention about a direction reads as its opposite
 # ("less peaked" for "more peaked, sharper"). 7: a free answer's score is its verdict (1
 # right, 0 wrong) as for every kind, and its partial score the share of mentions found,

@@ -91,3 +91,10 @@ def test_stop_halts_and_keeps_from_nothing():
     # answer contradicts nothing ("found, but negated" sent the learner the wrong way).
     assert read([["stop training"]], "it memorizes the train set") == (False, "missed")
     assert read([["stop training"]], "stop training early") == (True, "found")
+
+
+@pytest.mark.parametrize(
+    "answer", ["this penalizes overconfident predictions", "penaliza la sobreconfianza"]
+)
+def test_penalizing_keeps_from(answer):
+    assert read([["not overconfident", "no sobreconfiado"]], answer) == (True, "found")
