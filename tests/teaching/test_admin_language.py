@@ -14,7 +14,8 @@ def test_an_instructor_switches_the_admin_to_spanish_and_back(client, instructor
 
     html = client.get(page).content.decode()
     form = re.search(
-        r'<form class="admin-language" method="post" action="([^"]+)" data-keep-fragment>(.*?)</form>',
+        r'<form class="admin-language" method="post" action="([^"]+)" data-keep-fragment>'
+        r"(.*?)</form>",
         html,
     )
     assert form, "no language switch in the admin's header"
