@@ -207,8 +207,10 @@ def read_alternatives(
     rest = tuple(s for s in slots if not vocabulary.prevents(s.phrases))
     # Only where the author wrote a verb of keeping from: "stop", its synonym, also
     # halts ("stop training" is neither "not training" nor "train less").
-    if rest and len(rest) < len(slots) and any(
-        stems(w, LANGUAGE_CODES) & vocabulary.preventing for w in words(text)
+    if (
+        rest
+        and len(rest) < len(slots)
+        and any(stems(w, LANGUAGE_CODES) & vocabulary.preventing for w in words(text))
     ):
         alternatives = (Alternative(slots=slots), Alternative(slots=rest, negative=True))
         # To keep from is also to lessen: "prevents overfitting" finds "reduces
