@@ -106,10 +106,11 @@ class ThrottledAdminPasswordChangeForm(ThrottledOldPasswordMixin, AdminPasswordC
 def username_skeleton(username: str) -> str:
     """What a username looks like: letters from other scripts that look like Latin ones
     (Unicode's confusables: Cyrillic 'а' for 'a', Greek 'ο' for 'o') replaced by them,
-    case folded. Two names with one skeleton are the same name to a reader."""
+    case folded, and Latin's own look-alikes ("1ucia" for "lucia", "0scar", "rnaria").
+    Two names with one skeleton are the same name to a reader."""
     username = unicodedata.normalize("NFKC", username)
     if username.isascii():
-        return username.casefold()
+        return _latin_alike(username.casefold())
     latin = {}
     # is_confusable gives False, not an empty list, when no letter looks like another.
     found_all = confusables.is_confusable(username, greedy=True, preferred_aliases=["latin"])
@@ -118,7 +119,18 @@ def username_skeleton(username: str) -> str:
             if len(glyph["c"]) == 1 and categories.alias(glyph["c"]) == "LATIN":
                 latin[found["character"]] = glyph["c"]
                 break
-    return "".join(latin.get(char, char) for char in username).casefold()
+    return _latin_alike("".join(latin.get(char, char) for char in username).casefold())
+
+
+# Within Latin letters and digits, what reads as what in a list of names (after case
+# folding: "I" is "i" then, and "l" and "1" are the pair a reader mixes up).
+_ALIKE = (("rn", "m"), ("vv", "w"), ("1", "l"), ("|", "l"), ("0", "o"))
+
+
+def _latin_alike(name: str) -> str:
+    for seen, read in _ALIKE:
+        name = name.replace(seen, read)
+    return name
 
 
 def check_username(username: str, *, other_than: int | None = None) -> None:

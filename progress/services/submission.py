@@ -122,7 +122,7 @@ class FormSentAlready(SubmissionRefused):
     form_again = True
     default_message = gettext_lazy(
         "This form had already been sent with another answer, which stands. Your new "
-        "answer is kept below: send it again to record it too."
+        "answer is kept below: send it again to replace it."
     )
 
 

@@ -163,3 +163,16 @@ def test_invite_opened_logged_out_says_nothing_of_a_session(client):
     _invite, url = invite_create()
 
     assert "You are logged in as" not in client.get(link_path(url)).content.decode()
+
+
+@pytest.mark.parametrize(
+    ("taken", "new"), [("lucia", "1ucia"), ("oscar", "0scar"), ("maria", "rnaria")]
+)
+def test_invite_username_that_reads_as_a_taken_latin_one_is_refused(client, taken, new):
+    UserFactory(username=taken)
+    _invite, url = invite_create()
+
+    response = client.post(link_path(url), account_form(new))
+
+    assert "looks the same as one already taken" in response.content.decode()
+    assert not User.objects.filter(username=new).exists()
