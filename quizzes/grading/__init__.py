@@ -25,7 +25,8 @@ from .vocabulary import vocabulary_load
 # future"), a hypothetical clause ("if you forget the mask, it sees the next token")
 # contradicts none, a bare "no" closing a clause denies it ("la identidad no, la norma"),
 # "stop training" no longer reads as "not training", "penalize" keeps from as "prevent"
-# does, and the vocabulary of the eight new topics (issue 20, fifth round).
+# does, "while training" ends no clause, and the vocabulary of the eight new topics
+# (issue 20, fifth round).
 # 8: "less" right before a phrasing of a mention about a direction reads as its opposite
 # ("less peaked" for "more peaked, sharper"). 7: a free answer's score is its verdict (1
 # right, 0 wrong) as for every kind, and its partial score the share of mentions found,

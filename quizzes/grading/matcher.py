@@ -86,8 +86,11 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
     if key.clause_breaks.intersection(table):
         # "not because", "no porque": the negation is of the reason, which is no new
         # clause ("it is not because of the identity path" denies the identity path).
+        # "while training", "while generating": a time, not a clause of its own.
         breaks = [
-            word in key.clause_breaks and not (i and norms[i - 1] in key.negations)
+            word in key.clause_breaks
+            and not (i and norms[i - 1] in key.negations)
+            and not (word == "while" and norms[i + 1 : i + 2] and norms[i + 1].endswith("ing"))
             for i, word in enumerate(norms)
         ]
         shift = list(accumulate(breaks))

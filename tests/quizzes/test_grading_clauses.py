@@ -98,3 +98,10 @@ def test_stop_halts_and_keeps_from_nothing():
 )
 def test_penalizing_keeps_from(answer):
     assert read([["not overconfident", "no sobreconfiado"]], answer) == (True, "found")
+
+
+def test_while_before_a_gerund_is_a_time_not_a_clause():
+    expected = [["only in training"]]
+    assert read(expected, "it zeroes units only while training") == (True, "found")
+    # Before a clause it still ends one: "only" does not reach past it.
+    assert read(expected, "it is only noise, while the training goes on")[0] is False
