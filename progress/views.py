@@ -336,8 +336,9 @@ def reviews(request: HtmxHttpRequest) -> HttpResponse:
     `?answered=CODE` (where an answer sent without htmx lands), the feedback of the
     learner's latest answer to CODE first, as htmx swaps it in, with "Next review"."""
     answered = _reviewed_state(request, request.GET.get("answered"))
-    if answered is not None:  # its feedback only: the session is read on "Next review"
-        return render(request, "progress/reviews.html", {"answered": answered})
+    if answered is not None:  # its feedback, and where it stands among today's reviews
+        session = review_session(learner=request.user)
+        return render(request, "progress/reviews.html", {"answered": answered, "session": session})
     session = review_session(learner=request.user)
     reviews_due_forget(request.session)  # the header counts what this page shows
     if session.state is not None:

@@ -274,6 +274,7 @@ def test_a_review_answered_without_javascript_shows_its_feedback_then_goes_on(
     assert "✓</span> Right </h3>" in landed and "Next review in" in landed
     assert '<a class="button" href="/reviews/" data-next' in landed
     assert 'name="token"' not in landed  # the feedback, not the next form
+    assert "Review 1 of 2" in landed  # where it stands, as the htmx page keeps saying
     assert "Review 2 of 2" in following and 'id="q-10-01"' in following
 
 
