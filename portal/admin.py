@@ -69,9 +69,13 @@ INT64 = range(-(2**63), 2**63)
 
 
 def _integer_past_64_bits(value) -> bool:
-    text = str(value).strip()
-    digits = text[1:] if text[:1] in "+-" else text
-    return digits.isascii() and digits.isdigit() and int(text) not in INT64
+    # int() is what the lookup does with the value, so it decides what is a number:
+    # full-width and Arabic-Indic digits and underscores between digits are.
+    try:
+        number = int(str(value))
+    except ValueError:
+        return False
+    return number not in INT64
 
 
 class BoundedIdsField(forms.ModelMultipleChoiceField):

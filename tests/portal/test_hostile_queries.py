@@ -11,6 +11,8 @@ from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 TOO_BIG = "9223372036854775808"  # 2**63: past SQLite's and PostgreSQL's integers
+FULL_WIDTH = TOO_BIG.translate(str.maketrans("0123456789", "０１２３４５６７８９"))
+ARABIC_INDIC = TOO_BIG.translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
 
 
 @pytest.fixture
@@ -125,6 +127,10 @@ def test_cohort_delete_action_with_a_selection_that_is_no_id_is_a_400(admin_clie
         ("/admin/quizzes/question/?phase__exact=-9999999999999999999999", "instructor"),
         ("/admin/progress/attempt/?question__phase=99999999999999999999999", "admin"),
         ("/admin/auth/user/?groups=99999999999999999999999", "admin"),
+        # The same number in digits int() reads too: full-width, Arabic-Indic, underscores.
+        (f"/admin/quizzes/question/?phase={FULL_WIDTH}", "instructor"),
+        (f"/admin/auth/user/?groups={ARABIC_INDIC}", "admin"),
+        ("/admin/progress/attempt/?question__phase=9_999_999_999_999_999_999_999", "admin"),
     ],
 )
 def test_admin_lookups_no_filter_makes_or_values_no_column_takes_are_a_400(

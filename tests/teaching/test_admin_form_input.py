@@ -11,6 +11,14 @@ from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 TOO_BIG = "9223372036854775808"  # 2**63: past SQLite's and PostgreSQL's integers
+# The same number as int() also reads it: full-width digits, Arabic-Indic digits,
+# underscores between digits.
+TOO_BIG_SPELLINGS = [
+    TOO_BIG,
+    TOO_BIG.translate(str.maketrans("0123456789", "０１２３４５６７８９")),
+    TOO_BIG.translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")),
+    "9_223_372_036_854_775_808",
+]
 
 
 @pytest.fixture
@@ -19,9 +27,10 @@ def admin_client(client):
     return client
 
 
-def test_cohort_learner_id_past_64_bits_is_an_invalid_choice(admin_client):
+@pytest.mark.parametrize("too_big", TOO_BIG_SPELLINGS)
+def test_cohort_learner_id_past_64_bits_is_an_invalid_choice(admin_client, too_big):
     response = admin_client.post(
-        "/admin/teaching/cohort/add/", {"name": "Spring", "learners": [TOO_BIG]}
+        "/admin/teaching/cohort/add/", {"name": "Spring", "learners": [too_big]}
     )
 
     assert response.status_code == 200
