@@ -20,7 +20,12 @@ from .numeric import NumberRefused, number_read, numeric_key, numeric_right
 from .text import normalize, phrase_language, sole_language
 from .vocabulary import vocabulary_load
 
-# Stored with each attempt: which matcher graded it. 9: a verb of keeping from negates
+# Stored with each attempt: which matcher graded it. 10: expressions that start with a
+# negation and deny nothing ("not only", "sin duda", "sin embargo"), a question tag or
+# an alternative is no bare "no" ("¿no?", "or not"), "sí" and "sin embargo" open no
+# hypothetical clause, one may open after a conjunction ("pero si"), "no early
+# stopping" no longer found for "stop training, early stopping" (a review of grader 9).
+# 9: a verb of keeping from negates
 # for a negatively phrased mention ("prevents looking ahead" is "cannot see the
 # future"), a hypothetical clause ("if you forget the mask, it sees the next token")
 # contradicts none, a bare "no" closing a clause denies it ("la identidad no, la norma"),
@@ -41,7 +46,7 @@ from .vocabulary import vocabulary_load
 # contractions, formulas, lemmas, antonyms, words of degree, fixed expressions, doubts
 # (issue 20); 2: stems, typos, windows, negation, vocabulary and reject mentions (issue
 # 11); 1 was the substring matcher.
-GRADER_VERSION = 9
+GRADER_VERSION = 10
 
 __all__ = [
     "DOUBTS",

@@ -233,12 +233,16 @@ def _reduces(slot: Slot) -> bool:
 LESS = Slot(phrases=(("less",), ("fewer",), ("menos",)), plain=False, number=True)
 
 
-def _kept_from(read: tuple[Alternative, ...], vocabulary: Vocabulary) -> tuple[Alternative, ...]:
+def _kept_from(
+    read: tuple[Alternative, ...], texts: tuple[str, ...], vocabulary: Vocabulary
+) -> tuple[Alternative, ...]:
     """A mention that names something kept from ("prevent overflow") and also the thing
     itself ("overflow", "inf") is about keeping it away: where one of its plain phrasings
     stands negated ("no overflow", "no hay infinitos"), the answer says it is kept away,
     so each such phrasing also reads negatively. Phrasings with a verb of keeping from,
-    of reducing or "less" have their own readings and get none."""
+    of reducing or "less" have their own readings and get none. Only where the author
+    wrote a verb of keeping from: "stop training" is about halting, and "no early
+    stopping" says the opposite of its "early stopping"."""
 
     def plain(alternative: Alternative) -> bool:
         return not alternative.negative and not any(
@@ -246,7 +250,7 @@ def _kept_from(read: tuple[Alternative, ...], vocabulary: Vocabulary) -> tuple[A
         )
 
     preventing = any(
-        not a.negative and any(vocabulary.prevents(s.phrases) for s in a.slots) for a in read
+        stems(w, LANGUAGE_CODES) & vocabulary.preventing for text in texts for w in words(text)
     )
     if not preventing:
         return ()
@@ -275,7 +279,7 @@ def compile_key(
             )
             if a.slots
         )
-        return tuple(read) + _kept_from(tuple(read), vocabulary)
+        return tuple(read) + _kept_from(tuple(read), alternatives, vocabulary)
 
     def read(mentions: tuple[tuple[str, ...], ...]) -> tuple:
         return tuple(read_mention(alternatives) for alternatives in mentions)

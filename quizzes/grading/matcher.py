@@ -12,6 +12,7 @@ from rapidfuzz.distance import OSA
 
 from portal.languages import LANGUAGE_CODES
 
+from .cues import hypothetical, read_cues
 from .keys import (
     LESS,
     MAX_SPANS,
@@ -48,6 +49,8 @@ __all__ = [
 # How many words may stand between a phrasal verb and its particle ("blow the training
 # up"); the particles are the vocabulary's.
 PARTICLE_REACH = 3
+# "identity or not": the word before a bare "no" that makes it an alternative.
+ALTERNATIVE_WORDS = frozenset({"or", "o", "u"})
 
 
 @dataclass
@@ -73,6 +76,9 @@ class Reading:
     # for a negatively phrased mention ("cannot see the future") only. "Evita que
     # diverja" still names divergence, the danger a plain mention "diverge" speaks of.
     keeping_cues: list[int] = field(default_factory=list)
+    # The cues of expressions that deny nothing ("not only"), each with the one word
+    # they still deny from: a mention that starts there ("not only in training").
+    affirming: dict[int, int] = field(default_factory=dict)
 
 
 def read_answer(*, key: CompiledKey, text: str) -> Reading:
@@ -90,7 +96,7 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
         breaks = [
             word in key.clause_breaks
             and not (i and norms[i - 1] in key.negations)
-            and not (word == "while" and norms[i + 1 : i + 2] and norms[i + 1].endswith("ing"))
+            and not (word == "while" and _gerund(norms[i + 1 : i + 2]))
             for i, word in enumerate(norms)
         ]
         shift = list(accumulate(breaks))
@@ -102,19 +108,11 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
     at: dict[str, list[int]] = {}
     for target in {t for found in table.values() for t in found}:
         at[target] = [i for i, found in enumerate(matches) if target in found]
-    # "without it", "sin eso": the cue negates its pronoun, not what the sentence goes on
-    # to say ("without it you get NaN" says that NaN comes).
     vocabulary = key.vocabulary
-    cues = [
-        i
-        for i, word in enumerate(norms)
-        if word in key.negations
-        and not (
-            word in vocabulary.pronoun_negations
-            and i + 1 < len(norms)
-            and norms[i + 1] in vocabulary.pronouns
-        )
-    ]
+    found_cues = read_cues(
+        text=text, tokens=tokens, clauses=clauses, negations=key.negations, vocabulary=vocabulary
+    )
+    cues = found_cues.negations
     preventing = {w for w in table if stems(w, LANGUAGE_CODES) & vocabulary.preventing}
     fixed: dict[int, set[tuple[str, ...]]] = {}
     starts = vocabulary.fixed_by_first
@@ -133,9 +131,17 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
         at,
         fixed,
         vocabulary,
-        [i for i, word in enumerate(norms) if word in vocabulary.hypotheticals],
+        found_cues.hypotheticals,
         sorted(cues + [i for i, word in enumerate(norms) if word in preventing]),
+        found_cues.affirming,
     )
+
+
+def _gerund(following: list[str]) -> bool:
+    """Whether the word after "while" is a gerund ("while training"); "while nothing
+    changes" and "while during training" open a clause."""
+    word = following[0] if following else ""
+    return word.endswith("ing") and not word.endswith("thing") and word != "during"
 
 
 def occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
@@ -200,6 +206,8 @@ def _negated(reading: Reading, window: Sequence[Occurrence], *, keeping: bool = 
     first = min(o.first for o in window)
     last = max(o.last for o in window)
     clause = reading.clauses[first]
+    if first - 1 in reading.affirming:
+        return True  # "not only in training" for "only in training"
     # Only the cues of this clause up to the window's end can negate it: walk back.
     n = bisect.bisect_right(cues, last)
     # A cue that qualifies what stands before it ("generalises poorly", "funciona mal",
@@ -212,10 +220,13 @@ def _negated(reading: Reading, window: Sequence[Occurrence], *, keeping: bool = 
         if any(tuple(norms[cue : cue + len(p)]) == p for p in postposed):
             return True
         # "la identidad no, la norma": a bare "no" right after the words, closing their
-        # clause, denies them.
+        # clause, denies them; not a question tag ("es la identidad, ¿no?", "..., no?")
+        # nor the other half of an alternative ("identity or not").
         closes = cue + 1 == len(norms) or reading.clauses[cue + 1] != clause
         if between == 0 and closes and norms[cue] in ("no", "not"):
-            return True
+            after = reading.text[reading.tokens.ends[cue] :].lstrip()
+            if not after.startswith("?") and norms[cue - 1] not in ALTERNATIVE_WORDS:
+                return True
     while n > 0:
         n -= 1
         cue = cues[n]
@@ -226,19 +237,6 @@ def _negated(reading: Reading, window: Sequence[Occurrence], *, keeping: bool = 
         between = reading.content_before[first] - reading.content_before[cue + 1]
         return cue > first or between <= NEGATION_REACH
     return False
-
-
-def _hypothetical(reading: Reading, first: int) -> bool:
-    """Whether the words from `first` on stand in a clause about what would happen
-    ("if you forget it, the model sees the next token"; "si no, copia el siguiente"):
-    opened by a hypothetical word earlier in the clause, or by one that opens the clause
-    before it."""
-    clauses = reading.clauses
-    return any(
-        (i < first and clauses[i] == clauses[first])
-        or (clauses[i] == clauses[first] - 1 and (i == 0 or clauses[i - 1] != clauses[i]))
-        for i in reading.hypotheticals
-    )
 
 
 # "less peaked" is no "more peaked": a word of "less" right before a phrasing denies it
@@ -299,7 +297,12 @@ def locate(reading: Reading, alternatives: tuple[Alternative, ...]) -> Found:
                     n > len(slots) and all(o.first in covered for o in window)
                     for covered, n in denied
                 )
-            elif alternative.negative and _hypothetical(reading, min(o.first for o in window)):
+            elif alternative.negative and hypothetical(
+                norms=reading.tokens.norms,
+                clauses=reading.clauses,
+                hypotheticals=reading.hypotheticals,
+                first=min(o.first for o in window),
+            ):
                 # "cannot see the future" is not contradicted by what the model would
                 # see without the mask: such a window says nothing either way.
                 continue

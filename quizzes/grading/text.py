@@ -92,12 +92,13 @@ _SUPERSCRIPTS = str.maketrans({c: f"^{d}" for c, d in zip("⁰¹²³⁴⁵⁶⁷
 # English's "n't" ("can't", "don’t", "isn't"): the "t" after an apostrophe is read as
 # "not", so every contraction negates, whichever apostrophe the keyboard typed.
 _CONTRACTED_NOT = re.compile(r"(?<=[nN])['’]([tT])\b")
-# What ends a clause between two words: sentence punctuation, brackets, arrows, a newline.
+# What ends a clause between two words: sentence punctuation (Spanish's opening ¿ and ¡
+# too), brackets, arrows, a newline.
 # A bracket ends a clause when it opens or closes an aside ("the mean (rolling) of"), not
 # when it is a formula's ("exp(loss)", "e^(-max) factor"): an opening bracket right after
 # a word or symbol is a formula's, and so is the bracket that closes it (see
 # _bracket_breaks).
-_CLAUSE_BREAK = re.compile(r"[.,;:!?\[\]{}\n]|->|=>|→")
+_CLAUSE_BREAK = re.compile(r"[.,;:!?¿¡\[\]{}\n]|->|=>|→")
 _BRACKET = re.compile(r"[()]")
 
 

@@ -59,6 +59,9 @@ class Vocabulary:
     particles: frozenset[str] = frozenset()
     # Words that open a clause about what would happen ("if", "without", "si", "sin").
     hypotheticals: frozenset[str] = frozenset()
+    # Expressions that start with a negation cue and deny nothing ("not only", "sin
+    # duda", "sin embargo"), by their first word.
+    not_negations: dict[str, tuple[tuple[str, ...], ...]] = field(default_factory=dict)
 
     def for_languages(self, attribute: str, languages: tuple[str, ...]) -> frozenset[str]:
         table = getattr(self, attribute)
@@ -166,7 +169,19 @@ def vocabulary_parse(*, raw: dict) -> Vocabulary:
         pronouns=_every_language(raw.get("pronouns")),
         particles=frozenset(w for entry in raw.get("particles") or () for w in words(_text(entry))),
         hypotheticals=_every_language(raw.get("hypotheticals")),
+        not_negations=_by_first(
+            tuple(words(_text(entry)))
+            for entries in (raw.get("not_negations") or {}).values()
+            for entry in entries
+        ),
     )
+
+
+def _by_first(phrases) -> dict[str, tuple[tuple[str, ...], ...]]:
+    table: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in dict.fromkeys(p for p in phrases if p):
+        table.setdefault(phrase[0], []).append(phrase)
+    return {first: tuple(found) for first, found in table.items()}
 
 
 @lru_cache(maxsize=1)

@@ -1,6 +1,7 @@
-"""Grader 9: what a clause says about a negatively phrased mention. A verb of keeping
-from negates for such a mention ("prevents looking ahead" is "cannot see the future"),
-and a hypothetical clause ("if you forget the mask, ...") does not contradict it."""
+"""Graders 9 and 10: what a clause says about a negatively phrased mention. A verb of
+keeping from negates for such a mention ("prevents looking ahead" is "cannot see the
+future"), and a hypothetical clause ("if you forget the mask, ...") does not contradict
+it; expressions that start with a negation and deny nothing ("not only", "sin duda")."""
 
 import pytest
 
@@ -17,7 +18,7 @@ def read(expected, answer):
 
 
 def test_grader_version_names_these_rules():
-    assert GRADER_VERSION == 9
+    assert GRADER_VERSION == 10
 
 
 @pytest.mark.parametrize(
@@ -38,15 +39,45 @@ def test_keeping_verb_does_not_deny_a_plain_mention_of_the_danger():
     assert read([["diverge"]], "evita que el entrenamiento diverja") == (True, "found")
 
 
+# Only the negative phrasing: what the hypothetical clause says is all the answer has,
+# so it reads as "missed" where it counts, "negated" where it would contradict.
+SEES_NOT = [["cannot see future", "no ve el futuro"]]
+
+
 @pytest.mark.parametrize(
     "answer",
     [
-        "only previous tokens. if you forget the mask, the model sees the next token",
-        "cada token solo ve los tokens anteriores; si no, ve el token siguiente y copia",
-        "only previous tokens; without the mask the model would see the future",
+        "if you forget the mask, the model sees the future",
+        "si no, ve el futuro y copia",
+        "without the mask the model would see the future",
+        # After a conjunction, and past a clause that is only punctuation.
+        "pero si olvidas la máscara, ve el futuro",
+        "and if you forget the mask, it sees the future",
+        "if you forget the mask... it sees the future",
     ],
 )
 def test_hypothetical_clause_does_not_contradict(answer):
+    assert read(SEES_NOT, answer) == (False, "missed")
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "it sees the future",
+        # "Sí" is yes, "sin embargo" is however: neither opens a hypothetical clause.
+        "Sí, ve el futuro",
+        "sí ve el futuro",
+        "si, ve el futuro",
+        "sin embargo, ve el futuro",
+        "sin embargo ve el futuro",
+    ],
+)
+def test_a_plain_clause_still_contradicts(answer):
+    assert read(SEES_NOT, answer) == (False, "negated")
+
+
+def test_a_hypothetical_clause_beside_the_mention_keeps_it_found():
+    answer = "only previous tokens. if you forget the mask, the model sees the next token"
     assert read(CANNOT_SEE, answer) == (True, "found")
 
 
@@ -56,6 +87,25 @@ def test_hypothetical_clause_alone_finds_nothing():
         False,
         "missed",
     )
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "not only the identity path but also the norm",
+        "no solo el camino identidad sino la norma",
+        "sin duda el camino identidad",
+        "no doubt the identity path",
+        "no obstante el camino identidad ayuda",
+    ],
+)
+def test_an_expression_that_denies_nothing_is_no_negation(answer):
+    assert read([["identity path", "camino identidad"]], answer) == (True, "found")
+
+
+def test_not_only_still_denies_a_mention_that_starts_with_only():
+    assert read([["only in training"]], "it is not only in training") == (False, "negated")
+    assert read([["identity path"]], "no identity path") == (False, "negated")
 
 
 @pytest.mark.parametrize(
@@ -80,6 +130,12 @@ def test_vocabulary_of_the_new_topics(expected, answer):
         ("identity no, the norm", "negated"),
         ("la identidad, no la norma", "found"),
         ("¿la identidad? no", "found"),
+        # A question tag or an alternative is no denial.
+        ("es la identidad ¿no?", "found"),
+        ("it is the identity no?", "found"),
+        ("identity or not, it learns", "found"),
+        ("la identidad o no, aprende", "found"),
+        ("whether identity or not", "found"),
     ],
 )
 def test_a_bare_no_closing_the_words_clause_denies_them(answer, status):
@@ -91,6 +147,10 @@ def test_stop_halts_and_keeps_from_nothing():
     # answer contradicts nothing ("found, but negated" sent the learner the wrong way).
     assert read([["stop training"]], "it memorizes the train set") == (False, "missed")
     assert read([["stop training"]], "stop training early") == (True, "found")
+    # Nor does it make the mention's other phrasings read negatively.
+    stopping = [["stop training", "early stopping"]]
+    assert read(stopping, "there is no early stopping") == (False, "negated")
+    assert read(stopping, "early stopping") == (True, "found")
 
 
 @pytest.mark.parametrize(
@@ -105,3 +165,11 @@ def test_while_before_a_gerund_is_a_time_not_a_clause():
     assert read(expected, "it zeroes units only while training") == (True, "found")
     # Before a clause it still ends one: "only" does not reach past it.
     assert read(expected, "it is only noise, while the training goes on")[0] is False
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["it is only noise while nothing in training changes", "only noise while during training"],
+)
+def test_while_before_a_word_in_ing_that_is_no_gerund_ends_the_clause(answer):
+    assert read([["only in training"]], answer) == (False, "missed")
