@@ -42,6 +42,7 @@ from .selectors import (
 from .services import (
     Answered,
     FormOutOfDate,
+    FormSentAlready,
     SubmissionRefused,
     answer_raw,
     answer_submit,
@@ -265,15 +266,17 @@ def _form_again(
     The input is kept as the learner's draft either way (an empty one ends the draft):
     a reload or another tab finds it, not the answer before. Without htmx,
     post/redirect/get, back to the page the form was on (the phase page, or the reviews
-    page, whose due card it still is): the message waits in the session, and reloading
-    the page posts nothing again.
+    page, whose due card it still is unless this form's first answer ended its review:
+    then the phase page): the message waits in the session, and reloading the page
+    posts nothing again.
     """
     if refused.keep is not None:
         draft_from_refused(learner_id=request.user.pk, question_id=question.pk, answer=refused.keep)
     if not request.htmx:
         request.session.setdefault(FORM_ERRORS, {})[question.code] = refused.message
         request.session.modified = True
-        if request.POST.get("context") == "reviews":
+        in_reviews = request.POST.get("context") == "reviews"
+        if in_reviews and not isinstance(refused, FormSentAlready):
             return redirect("progress:reviews")
         return redirect(again_href(phase_number=question.phase.number, code=question.code))
     return _form_fragment(request, question, refused, status=refused.status)

@@ -373,3 +373,25 @@ def test_the_reviews_page_recounts_the_header_badge(seeds_imported, client, lear
         page = client.get("/reviews/").content.decode()
 
     assert '<span class="badge-long">1 due' in page
+
+
+def test_review_form_resent_without_javascript_with_another_answer_shows_it_again(
+    seeds_imported, learner_client, learner
+):
+    # The first answer ended the card's review, so the reviews page no longer holds the
+    # card: the refusal lands on the question's phase page, with its message and the
+    # new choice kept to send again.
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-04", keys=["A"])
+        answer(learner, "q-10-01", keys=["A"])
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        page = get(learner_client, learner, "/reviews/").content.decode()
+        sent = {"token": form_token(page, "q-10-04"), "context": "reviews"}
+        learner_client.post("/question/q-10-04/answer/", {**sent, "choice": ["B"]})
+
+        again = learner_client.post("/question/q-10-04/answer/", {**sent, "choice": ["C"]})
+
+        assert again.status_code == 302
+        landed = learner_client.get(again["Location"]).content.decode()
+    assert "This form had already been sent with another answer" in landed
+    assert 'value="C" id="q-10-04-C" checked>' in landed
