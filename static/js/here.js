@@ -5,8 +5,10 @@
   "use strict";
   document.addEventListener("submit", function (event) {
     var form = event.target;
-    if (!form.hasAttribute("data-keep-fragment") || !location.hash) return;
+    if (!form.hasAttribute("data-keep-fragment")) return;
     var next = form.querySelector("input[name=next]");
-    if (next && next.value.indexOf("#") === -1) next.value += location.hash;
+    // The place now, not one a switch added before this page came back from the
+    // back-forward cache.
+    if (next) next.value = next.value.split("#")[0] + location.hash;
   });
 })();

@@ -142,3 +142,18 @@ def test_switching_language_returns_to_the_same_question(page, site):
 
     page.wait_for_url(re.compile(r"/phase/10/#q-10-03$"))
     expect(page.locator("html")).to_have_attribute("lang", "es")
+
+
+def test_switching_language_replaces_a_fragment_left_in_the_form(page, site):
+    # A page restored from the back-forward cache keeps the fragment a switch added
+    # before; the place the learner is on now wins.
+    create_account(page, site, "places2")
+    page.goto(site + "/phase/10/#q-10-03")
+    page.evaluate(
+        "document.querySelector('form[data-keep-fragment] input[name=next]').value"
+        " = '/phase/10/#q-10-01'"
+    )
+
+    page.get_by_role("button", name="Español").click()
+
+    page.wait_for_url(re.compile(r"/phase/10/#q-10-03$"))
