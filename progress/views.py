@@ -152,8 +152,11 @@ def _prefill_previous(state: QuestionState) -> None:
         state.prefill = {"text": state.latest.text}
 
 
-def _login_url(question: Question) -> str:
-    query = urlencode({"next": _question_url(question), "reason": "expired"})
+def _login_url(question: Question, *, in_reviews: bool = False) -> str:
+    """Log in again, then back where the form was: the question on its phase page, or
+    on the reviews page, which offers the kept answer too."""
+    back = f"{reverse('progress:reviews')}#{question.code}" if in_reviews else None
+    query = urlencode({"next": back or _question_url(question), "reason": "expired"})
     return f"{resolve_url(settings.LOGIN_URL)}?{query}"
 
 
@@ -212,9 +215,10 @@ def _refused_response(
 
 def _kept_response(request: HtmxHttpRequest, question: Question) -> HttpResponse:
     """Kept while logged out: log in to send it (htmx follows a client redirect)."""
+    url = _login_url(question, in_reviews=request.POST.get("context") == "reviews")
     if request.htmx:
-        return HttpResponseClientRedirect(_login_url(question))
-    return redirect(_login_url(question))
+        return HttpResponseClientRedirect(url)
+    return redirect(url)
 
 
 def _answered_redirect(

@@ -395,3 +395,29 @@ def test_review_form_resent_without_javascript_with_another_answer_shows_it_agai
         landed = learner_client.get(again["Location"]).content.decode()
     assert "This form had already been sent with another answer" in landed
     assert 'value="C" id="q-10-04-C" checked>' in landed
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_review_sent_after_the_session_expired_comes_back_to_the_reviews_page(
+    seeds_imported, learner_client, learner, htmx
+):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-03", text="nothing")  # wrong: a card, due tomorrow
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        page = get(learner_client, learner, "/reviews/").content.decode()
+        learner_client.logout()
+        response = learner_client.post(
+            "/question/q-10-03/answer/",
+            {
+                "token": form_token(page, "q-10-03"),
+                "text": "the identity path",
+                "context": "reviews",
+            },
+            headers={"HX-Request": "true"} if htmx else None,
+        )
+        login = response["HX-Redirect"] if htmx else response["Location"]
+        assert login == "/login/?next=%2Freviews%2F%23q-10-03&reason=expired"
+
+        back = get(learner_client, learner, "/reviews/").content.decode()
+    assert ">the identity path</textarea>" in back
+    assert "sent after your session expired, so it was kept, not sent" in back
