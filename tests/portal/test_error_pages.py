@@ -25,6 +25,25 @@ def test_404_is_our_page_in_the_learners_language(learner_client, language, text
     assert "Traceback" not in response.content.decode()
 
 
+@pytest.mark.parametrize("url", ["/no/such/page/", "/phase/99/"])
+def test_404_keeps_the_sites_header_for_a_learner(learner_client, url):
+    response = learner_client.get(url)
+
+    html = response.content.decode()
+    assert response.status_code == 404
+    assert '<nav aria-label="Main">' in html
+    assert "My progress</a>" in html
+    assert "Log out</button>" in html
+
+
+def test_404_for_a_visitor_offers_the_language_switch_and_no_navigation(client):
+    html = client.get("/no/such/page/").content.decode()
+
+    assert "<h1>Page not found</h1>" in html
+    assert 'name="language"' in html
+    assert '<nav aria-label="Main">' not in html
+
+
 @pytest.mark.parametrize(
     ("language", "text"), [("en", "Not a page to open"), ("es", "No es una página para abrir")]
 )
