@@ -71,10 +71,12 @@ INT64 = range(-(2**63), 2**63)
 def _integer_past_64_bits(value) -> bool:
     # int() is what the lookup does with the value, so it decides what is a number:
     # full-width and Arabic-Indic digits and underscores between digits are.
+    text = str(value)
     try:
-        number = int(str(value))
+        number = int(text)
     except ValueError:
-        return False
+        # Digits past the thousands int() converts at all are past 64 bits too.
+        return text.strip().lstrip("+-").replace("_", "").isdigit()
     return number not in INT64
 
 

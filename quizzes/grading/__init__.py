@@ -23,8 +23,9 @@ from .vocabulary import vocabulary_load
 # Stored with each attempt: which matcher graded it. 10: expressions that start with a
 # negation and deny nothing ("not only", "sin duda", "sin embargo"), a question tag or
 # an alternative is no bare "no" ("¿no?", "or not"), "sí" and "sin embargo" open no
-# hypothetical clause, one may open after a conjunction ("pero si"), "no early
-# stopping" no longer found for "stop training, early stopping" (a review of grader 9).
+# hypothetical clause, one may open after conjunctions ("pero si", "and then if"),
+# "with or without X" denies nothing, "sin embargo" ends a clause, "no early stopping"
+# no longer found for "stop training, early stopping" (two reviews of grader 9).
 # 9: a verb of keeping from negates
 # for a negatively phrased mention ("prevents looking ahead" is "cannot see the
 # future"), a hypothetical clause ("if you forget the mask, it sees the next token")

@@ -5,6 +5,7 @@ that denies nothing ("not only", "sin duda", "sin embargo") is no cue there."""
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -12,8 +13,14 @@ from .text import Tokens
 from .vocabulary import Vocabulary
 
 # Words that may stand before a hypothetical word at the head of its clause: "and if
-# you forget the mask", "pero si no".
-LEADING = frozenset({"and", "but", "or", "so", "then", "pero", "y", "e", "o", "u", "pues"})
+# you forget the mask", "and then if", "pero si no", "y entonces si".
+LEADING = frozenset(
+    {"and", "but", "or", "so", "then", "pero", "y", "e", "o", "u", "pues", "entonces", "luego"}
+)
+# "with or without identity", "con o sin identidad", "whether or not": both ways, so the
+# cue after "or" denies nothing.
+BOTH_WAYS = frozenset({"with", "whether", "con"})
+ALTERNATIVE = frozenset({"or", "o", "u"})
 
 
 @dataclass(frozen=True)
@@ -40,8 +47,12 @@ def read_cues(
     starts = vocabulary.not_negations
     for i in [i for i, word in enumerate(norms) if word in starts]:
         for phrase in starts[norms[i]]:
-            if tuple(norms[i : i + len(phrase)]) == phrase:
-                inside.update(range(i, i + len(phrase)))
+            end = i + len(phrase) - 1
+            # Not across punctuation: "No, solo en entrenamiento" is a no, then a claim.
+            # (A clause word such as "embargo" may end one: the words' own clauses.)
+            marks = tokens.clauses
+            if tuple(norms[i : end + 1]) == phrase and marks[end] == marks[i]:
+                inside.update(range(i, end + 1))
                 affirming[i] = i + 1
     # "without it", "sin eso": the cue negates its pronoun, not what the sentence goes on
     # to say ("without it you get NaN" says that NaN comes).
@@ -50,6 +61,7 @@ def read_cues(
         for i, word in enumerate(norms)
         if word in negations
         and i not in inside
+        and not (i >= 2 and norms[i - 1] in ALTERNATIVE and norms[i - 2] in BOTH_WAYS)
         and not (
             word in vocabulary.pronoun_negations
             and i + 1 < len(norms)
@@ -61,17 +73,29 @@ def read_cues(
         for i, word in enumerate(norms)
         if word in vocabulary.hypotheticals
         and i not in inside
-        # "if," or "si." opens nothing; "Sí, ve el futuro" is a yes.
-        and i + 1 < len(norms)
-        and clauses[i + 1] == clauses[i]
-        and not _accented(text[tokens.starts[i] : tokens.ends[i]])
+        and not (word == "si" and _yes(text, tokens, clauses, i))
     ]
     return Cues(cues, hypotheticals, affirming)
 
 
-def _accented(word: str) -> bool:
-    """Whether a word as written carries an accent ("sí" is "yes", "si" is "if")."""
-    return any(unicodedata.combining(c) for c in unicodedata.normalize("NFD", word))
+def _yes(text: str, tokens: Tokens, clauses: Sequence[int], i: int) -> bool:
+    """Whether the "si" at `i` is a yes: written "sí", or closing its clause ("Si, ve
+    el futuro" typed without the accent)."""
+    written = text[tokens.starts[i] : tokens.ends[i]]
+    if any(unicodedata.combining(c) for c in unicodedata.normalize("NFD", written)):
+        return True
+    return i + 1 == len(clauses) or clauses[i + 1] != clauses[i]
+
+
+def ends_not_negation(vocabulary: Vocabulary, norms: Sequence[str], i: int) -> bool:
+    """Whether the word at `i` ends an expression that denies nothing ("sin embargo"):
+    a clause break there still breaks, though a cue stands before it."""
+    return any(
+        phrase[-1] == norms[i] and tuple(norms[i - len(phrase) + 1 : i + 1]) == phrase
+        for j in range(max(i - 3, 0), i)
+        for phrase in vocabulary.not_negations.get(norms[j], ())
+        if j + len(phrase) - 1 == i
+    )
 
 
 def hypothetical(
@@ -80,19 +104,22 @@ def hypothetical(
     """Whether the words from `first` on stand in a clause about what would happen ("if
     you forget it, the model sees the next token"; "si no, copia el siguiente"): opened
     by a hypothetical word earlier in the clause, or by one that opens the clause before
-    it ("pero si olvidas la máscara, ve el futuro": after a conjunction, too)."""
-    clause = clauses[first]
-    start = first
-    while start > 0 and clauses[start - 1] == clause:
-        start -= 1
-    previous = clauses[start - 1] if start else None
-    for i in hypotheticals:
-        if clauses[i] == clause and i < first:
-            return True
-        if clauses[i] == previous and previous is not None:
-            head = i
-            if head > 0 and clauses[head - 1] == previous and norms[head - 1] in LEADING:
-                head -= 1
-            if head == 0 or clauses[head - 1] != previous:
-                return True
+    it ("pero si olvidas la máscara, ve el futuro": after conjunctions, too)."""
+    if not hypotheticals:
+        return False
+    # Clause numbers never fall in reading order: where a clause starts is a bisection.
+    start = bisect_left(clauses, clauses[first])
+    if start == 0:
+        lowest = 0
+    else:
+        previous = clauses[start - 1]
+        lowest = bisect_left(clauses, previous)
+    for i in hypotheticals[bisect_left(hypotheticals, lowest) : bisect_left(hypotheticals, first)]:
+        if i >= start:
+            return True  # earlier in the window's own clause
+        head = i
+        while head > lowest and norms[head - 1] in LEADING:
+            head -= 1
+        if head == lowest:
+            return True  # it opens the clause before
     return False

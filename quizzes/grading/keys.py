@@ -271,15 +271,16 @@ def compile_key(
     negations = vocabulary.for_languages("negations", LANGUAGE_CODES)
 
     def read_mention(alternatives: tuple[str, ...]) -> tuple[Alternative, ...]:
-        read = dict.fromkeys(
-            a
-            for text in alternatives
-            for a in read_alternatives(
+        per_text = {
+            text: read_alternatives(
                 text=text, vocabulary=vocabulary, stopwords=stopwords, negations=negations
             )
-            if a.slots
-        )
-        return tuple(read) + _kept_from(tuple(read), alternatives, vocabulary)
+            for text in alternatives
+        }
+        read = dict.fromkeys(a for found in per_text.values() for a in found if a.slots)
+        # The verb of a negative phrasing keeps nothing away: "does not prevent overflow".
+        affirmed = tuple(t for t, found in per_text.items() if any(not a.negative for a in found))
+        return tuple(read) + _kept_from(tuple(read), affirmed, vocabulary)
 
     def read(mentions: tuple[tuple[str, ...], ...]) -> tuple:
         return tuple(read_mention(alternatives) for alternatives in mentions)

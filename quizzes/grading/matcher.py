@@ -12,7 +12,7 @@ from rapidfuzz.distance import OSA
 
 from portal.languages import LANGUAGE_CODES
 
-from .cues import hypothetical, read_cues
+from .cues import ends_not_negation, hypothetical, read_cues
 from .keys import (
     LESS,
     MAX_SPANS,
@@ -95,7 +95,11 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
         # "while training", "while generating": a time, not a clause of its own.
         breaks = [
             word in key.clause_breaks
-            and not (i and norms[i - 1] in key.negations)
+            and not (
+                i
+                and norms[i - 1] in key.negations
+                and not ends_not_negation(key.vocabulary, norms, i)
+            )
             and not (word == "while" and _gerund(norms[i + 1 : i + 2]))
             for i, word in enumerate(norms)
         ]

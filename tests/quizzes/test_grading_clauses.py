@@ -173,3 +173,44 @@ def test_while_before_a_gerund_is_a_time_not_a_clause():
 )
 def test_while_before_a_word_in_ing_that_is_no_gerund_ends_the_clause(answer):
     assert read([["only in training"]], answer) == (False, "missed")
+
+
+@pytest.mark.parametrize(
+    ("expected", "answer", "reading"),
+    [
+        # An expression that denies nothing is one only within a clause.
+        (["only in training", "solo en entrenamiento"], "No, solo en entrenamiento.", "found"),
+        (["only in training"], "No. Only in training", "found"),
+        (["identidad", "identity"], "la identidad no, solo la norma", "negated"),
+        (["identity"], "identity not. Only the norm", "negated"),
+        # "Sin embargo" ends a clause, the cue before it notwithstanding.
+        (["solo en entrenamiento"], "es solo ruido sin embargo en entrenamiento cambia", "missed"),
+        # Both ways is no denial.
+        (["identity"], "whether or not identity is used, it learns", "found"),
+        (["identity"], "with or without identity, it learns", "found"),
+        (["identidad"], "con o sin identidad, aprende", "found"),
+        (["identidad"], "sin dudas la identidad", "found"),
+        # "¿" opens a clause of its own: the cue before it does not reach into it.
+        (["identidad"], "no lo sé ¿identidad?", "found"),
+    ],
+)
+def test_expressions_and_breaks_read_within_their_clause(expected, answer, reading):
+    assert read([expected], answer)[1] == reading
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "only previous tokens; otherwise, the model sees the future",
+        "Otherwise, it would see the future",
+        "and then if you forget it, it sees the future",
+    ],
+)
+def test_otherwise_and_conjunctions_open_a_hypothetical_clause(answer):
+    assert read(SEES_NOT, answer) == (False, "missed")
+
+
+def test_the_verb_of_a_negative_phrasing_keeps_nothing_away():
+    # "does not prevent overflow" gives the key's "overflow" no negative reading.
+    assert read([["overflow", "does not prevent overflow"]], "no overflow") == (False, "negated")
+    assert read([["prevent overflow", "overflow"]], "no overflow") == (True, "found")

@@ -18,6 +18,7 @@ TOO_BIG_SPELLINGS = [
     TOO_BIG.translate(str.maketrans("0123456789", "０１２３４５６７８９")),
     TOO_BIG.translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩")),
     "9_223_372_036_854_775_808",
+    "9" * 5000,  # past the digits int() converts at all (a ValueError, once a 500)
 ]
 
 
