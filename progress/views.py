@@ -46,6 +46,7 @@ from .services import (
     SubmissionRefused,
     answer_raw,
     answer_submit,
+    answer_too_long,
     draft_from_refused,
     draft_submit,
 )
@@ -125,7 +126,7 @@ def phase_detail(request: HtmxHttpRequest, number: int) -> HttpResponse:
     )
     _show_forms(request, page.states, also=again)
     for state in page.states:
-        state.error = _form_error_taken(request, state.question.code)
+        state.error = _form_error_taken(request, state)
         if state.question.code == again:
             _prefill_previous(state)
     return render(
@@ -350,17 +351,20 @@ def reviews(request: HtmxHttpRequest) -> HttpResponse:
     reviews_due_forget(request.session)  # the header counts what this page shows
     if session.state is not None:
         _show_form(request, session.state)
-        session.state.error = _form_error_taken(request, session.state.question.code)
+        session.state.error = _form_error_taken(request, session.state)
     return render(request, "progress/reviews.html", {"session": session})
 
 
-def _form_error_taken(request: HtmxHttpRequest, code: str) -> str:
-    """The message a refusal without htmx left for question `code`'s form, taken out of
-    the session (another question's waits for the page that shows it: the phase page
-    and the reviews page take only their own cards')."""
+def _form_error_taken(request: HtmxHttpRequest, state: QuestionState) -> str:
+    """The message a refusal without htmx left for the state's form, taken out of the
+    session (another question's waits for the page that shows it: the phase page and
+    the reviews page take only their own cards'); else what is wrong with a kept draft
+    that is too long to send, so a reload does not hide it."""
+    code = state.question.code
     errors = request.session.get(FORM_ERRORS)
     if not errors or code not in errors:
-        return ""
+        kept = state.draft or state.kept or {}
+        return answer_too_long(kept.get("text") or "") if state.show_form else ""
     message = errors.pop(code)
     request.session.modified = True
     return message

@@ -32,6 +32,7 @@ from .submission import (
     answer_parse,
     answer_raw,
     answer_submit,
+    answer_too_long,
     draft_submit,
 )
 
@@ -54,6 +55,7 @@ __all__ = [
     "QuestionRetired",
     "SubmissionRefused",
     "answer_parse",
+    "answer_too_long",
     "answer_pattern",
     "answer_raw",
     "answer_submit",

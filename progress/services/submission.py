@@ -328,6 +328,26 @@ def _number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
     return _("Write a number in digits, such as 3.5, 3,5 or 2.4e9.")
 
 
+def answer_too_long(text: str) -> str:
+    """What is wrong with a free answer's length, or "": also said again over a kept
+    draft that is too long, so a reload does not hide why it was refused."""
+    if len(text) <= MAX_ANSWER_CHARS:
+        return ""
+    sizes = {
+        "length": formats.number_format(len(text), force_grouping=True),
+        "max": formats.number_format(MAX_ANSWER_CHARS, force_grouping=True),
+        "kept": formats.number_format(MAX_KEPT_CHARS, force_grouping=True),
+    }
+    message = _("The answer is too long: %(length)s characters, at most %(max)s.")
+    if len(text) > MAX_KEPT_CHARS:  # the box gets back only what answer_raw keeps
+        message = _(
+            "The answer is too long: %(length)s characters, at most %(max)s. Only "
+            "its first %(kept)s characters are kept below: copy the rest from "
+            "where you wrote it."
+        )
+    return message % sizes
+
+
 def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> dict:
     """Check a submitted answer against the question's shape and return it as stored:
     a numeric answer keeps the text as typed (less the characters a reader cannot see:
@@ -344,20 +364,8 @@ def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> d
     if revision.kind == QuestionKind.FREE:
         if "\x00" in text:
             raise AnswerInvalid(_("The answer contains characters that cannot be stored."))
-        if len(text) > MAX_ANSWER_CHARS:
-            sizes = {
-                "length": formats.number_format(len(text), force_grouping=True),
-                "max": formats.number_format(MAX_ANSWER_CHARS, force_grouping=True),
-                "kept": formats.number_format(MAX_KEPT_CHARS, force_grouping=True),
-            }
-            message = _("The answer is too long: %(length)s characters, at most %(max)s.")
-            if len(text) > MAX_KEPT_CHARS:  # the box gets back only what answer_raw keeps
-                message = _(
-                    "The answer is too long: %(length)s characters, at most %(max)s. Only "
-                    "its first %(kept)s characters are kept below: copy the rest from "
-                    "where you wrote it."
-                )
-            raise AnswerInvalid(message % sizes)
+        if too_long := answer_too_long(text):
+            raise AnswerInvalid(too_long)
         if not text.strip():
             raise AnswerInvalid(_("Write an answer first."))
         return {"text": text}

@@ -66,6 +66,9 @@ def test_a_refused_text_is_the_drafts_so_a_reload_finds_it(
     assert Draft.objects.get().answer["text"] == text
     again = learner_client.get("/phase/10/?again=q-10-03").content.decode()
     assert f">{text}</textarea>" in again
+    # And the reload still says why it was not sent.
+    assert "The answer is too long: 10,109 characters, at most 10,000." in again
+    assert "Your unsent answer was kept." not in again
 
 
 def test_a_refused_text_is_kept_up_to_its_bound(seeds_imported, post_answer):
