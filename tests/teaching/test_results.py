@@ -92,6 +92,22 @@ def test_results_item_analysis(client, instructor, cohort):
     assert "Most missed" not in row  # one mention: the list says it once
 
 
+def test_results_question_nobody_answered_says_so_not_zero_rates(client, instructor, cohort):
+    client.force_login(instructor)
+
+    html = results(client, cohort, "?phase=19")
+
+    # Nobody in the cohort answered phase 19: no "missed 0%" nor "A: 0% (0)".
+    row = html[html.index(">q-19-05</a>") :]
+    row = row[: row.index("</tr>")]
+    assert "No answers yet." in row
+    assert "missed 0%" not in row
+    row = html[html.index(">q-19-01</a>") :]
+    row = row[: row.index("</tr>")]
+    assert "No answers yet." in row
+    assert "0% (0)" not in row
+
+
 def test_results_flag_questions_that_look_broken(client, instructor, cohort):
     ana, bea, cy, dot = (cohort.learners.get(username=n) for n in ("ana", "bea", "cy", "dot"))
     answer(ana, "q-19-01", keys=["B"])
