@@ -174,6 +174,18 @@ def test_invite_is_single_use_and_expires_after_7_days(client):
     assert "Ask your instructor for a new link" in expired.content.decode()
 
 
+def test_used_invite_opened_logged_in_leads_back_to_the_phases(client):
+    _invite, url = invite_create()
+    client.post(link_path(url), account_form("lina"))  # logs lina in
+
+    html = client.get(link_path(url)).content.decode()
+
+    assert "already been used" in html
+    assert "You are logged in as lina: you need no link to go on." in html
+    assert '<a href="/">Back to phases</a>' in html
+    assert "log in if you already have an account" not in html
+
+
 def test_invite_with_invalid_form_shows_errors_and_keeps_the_link(client):
     invite, url = invite_create()
     data = account_form("lina") | {"password2": "different-Pass-99"}
