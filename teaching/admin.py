@@ -98,6 +98,8 @@ class CohortAdmin(
                 offered |= Q(pk__in=obj.learners.values("pk"))
             field.queryset = field.queryset.filter(offered)
             field.help_text = _("Learner accounts only: staff accounts have no results.")
+        if "instructors" in form.base_fields:  # not the select box's "Hold down Control"
+            form.base_fields["instructors"].help_text = _("Staff accounts only.")
         return form
 
     def get_queryset(self, request):

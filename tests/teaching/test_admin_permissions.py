@@ -175,6 +175,13 @@ def test_the_learners_picker_offers_learners_and_keeps_a_staff_member_already_in
     assert "Learner accounts only" in change.content.decode()
 
 
+def test_the_instructors_picker_says_what_it_offers_not_how_to_hold_control(admin_client):
+    html = admin_client.get("/admin/teaching/cohort/add/").content.decode()
+
+    assert "Staff accounts only." in html
+    assert "Hold down" not in html
+
+
 def test_the_cohort_form_shows_its_creation_time_once_there_is_one(admin_client):
     cohort = Cohort.objects.create(name="Evening")
 
