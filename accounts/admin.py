@@ -60,6 +60,15 @@ class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
             kwargs["required"] = True
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
+    def get_changeform_initial_data(self, request):
+        """An instructor of one cohort invites into it: chosen already (UX walk 14)."""
+        initial = super().get_changeform_initial_data(request)
+        if not request.user.is_superuser and "cohort" not in initial:
+            taught = list(Cohort.objects.taught_by(request.user).values_list("pk", flat=True)[:2])
+            if len(taught) == 1:
+                initial["cohort"] = taught[0]
+        return initial
+
     def get_readonly_fields(self, request, obj=None):
         return [] if obj is None else self.get_fields(request, obj)
 

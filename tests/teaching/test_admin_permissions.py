@@ -98,6 +98,19 @@ def test_instructor_invites_into_their_cohort(client, instructor):
     assert Invite.objects.get().cohort == mine
 
 
+def test_an_instructor_of_one_cohort_finds_it_chosen_on_the_invite_form(client, instructor):
+    mine = Cohort.objects.create(name="Mine")
+    mine.instructors.add(instructor)
+    client.force_login(instructor)
+
+    form = client.get("/admin/accounts/invite/add/").context["adminform"].form
+    assert form.initial["cohort"] == mine.pk
+
+    Cohort.objects.create(name="Second").instructors.add(instructor)
+    form = client.get("/admin/accounts/invite/add/").context["adminform"].form
+    assert "cohort" not in form.initial  # two to choose from: the instructor chooses
+
+
 def test_an_instructors_invite_names_one_of_their_cohorts(client, admin_client, instructor):
     Cohort.objects.create(name="Mine").instructors.add(instructor)
     client.force_login(instructor)
