@@ -137,7 +137,7 @@ def test_review_session_answer_says_when_next_updates_badge_and_moves_on(
     card = ReviewCard.objects.get(question__code="q-10-04")
     days = (card.due.date() - (START + timedelta(days=1)).date()).days
     assert f"Next review in {days} days." in html
-    assert 'id="reviews-badge" data-hx-swap-oob="true"> <span class="badge">' in html
+    assert 'id="reviews-badge" data-hx-swap-oob="true"><span class="badge">' in html
     assert "1 due</span>" in html
     assert ">Next review</a>" in html
     assert "Review 2 of 2" in second
@@ -203,7 +203,7 @@ def test_due_badge_is_counted_once_then_read_from_the_session(
             response = learner_client.get("/password/")
 
     assert (
-        '<span class="badge"><span class="visually-hidden">(</span><span class="badge-long">2 due'
+        '<span class="badge"><span class="visually-hidden"> (</span><span class="badge-long">2 due'
         in (response.content.decode())
     )
 
