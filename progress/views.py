@@ -278,7 +278,8 @@ def _form_again(
     if refused.keep is not None:
         draft_from_refused(learner_id=request.user.pk, question_id=question.pk, answer=refused.keep)
     if not request.htmx:
-        request.session.setdefault(FORM_ERRORS, {})[question.code] = refused.message
+        errors = request.session.setdefault(FORM_ERRORS, {})
+        errors[question.code] = [refused.message, refused.shows_standing]
         request.session.modified = True
         in_reviews = request.POST.get("context") == "reviews"
         if in_reviews and not isinstance(refused, FormSentAlready):
@@ -299,6 +300,7 @@ def _form_fragment(
         _in_reviews(state)  # sent again, it lands back on the reviews page's feedback
     _show_form(request, state)
     state.draft, state.kept, state.error = refused.keep, None, refused.message
+    state.standing_shown = refused.shows_standing
     return render(request, f"{CARD}#question-body", {"state": state, "focus": True}, status=status)
 
 
@@ -367,6 +369,8 @@ def _form_error_taken(request: HtmxHttpRequest, state: QuestionState) -> str:
         return answer_too_long(kept.get("text") or "") if state.show_form else ""
     message = errors.pop(code)
     request.session.modified = True
+    if isinstance(message, list):  # [message, whether the answer that stands is shown]
+        message, state.standing_shown = message
     return message
 
 

@@ -108,6 +108,8 @@ class QuestionState:
     token: str = ""
     show_form: bool = False
     error: str = ""
+    # The error says another answer stands (another tab's): the form shows it too.
+    standing_shown: bool = False
     # The revision the form shows: the current one, unless a form of an older
     # revision is shown again with the learner's input (its token names that one).
     form_revision: QuestionRevision | None = None

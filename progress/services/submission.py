@@ -39,6 +39,8 @@ class SubmissionRefused(AppError):
 
     status = 400
     form_again = False
+    # The form comes back with the answer that stands beside it (another tab's).
+    shows_standing = False
     default_message = gettext_lazy("This form is out of date. Reload the page to answer.")
 
     def __init__(self, message: str | None = None, *, keep: dict | None = None):
@@ -106,6 +108,7 @@ class FormOfEarlierAnswer(SubmissionRefused):
 
     status = 409
     form_again = True
+    shows_standing = True
     default_message = gettext_lazy(
         "You answered this question in another tab or window after this form was "
         "opened, so this answer was not sent and the other one stands. Yours is kept "
@@ -120,6 +123,7 @@ class FormSentAlready(SubmissionRefused):
 
     status = 409
     form_again = True
+    shows_standing = True
     default_message = gettext_lazy(
         "This form had already been sent with another answer, which stands. Your new "
         "answer is kept below: send it again to replace it."

@@ -101,6 +101,9 @@ def test_an_answer_from_a_tab_overtaken_by_another_is_sent_back_not_stored_over_
     html = response.content.decode()
     assert "You answered this question in another tab or window" in html
     assert ">no idea, something about layers</textarea>" in html
+    # The answer that stands is shown beside it, with its verdict.
+    standing = "The answer that stands, graded right: <q>the identity path carries the gradient</q>"
+    assert standing in " ".join(html.split())
     assert Attempt.objects.count() == 1
     assert Draft.objects.get(learner=learner).answer["text"] == "no idea, something about layers"
     # The form it came back in replaces the other answer when sent.
@@ -289,3 +292,17 @@ def test_a_choice_sent_to_a_retired_question_shows_no_empty_copy_box(
 
     assert response.status_code == 410
     assert "<textarea" not in response.content.decode()
+
+
+def test_an_overtaken_choice_form_shows_the_picks_that_stand(
+    seeds_imported, post_answer, phase_token
+):
+    old_tab = phase_token("q-10-01")
+    post_answer("q-10-01", choice=["B"], token=phase_token("q-10-01"))
+
+    response = post_answer("q-10-01", choice=["A"], token=old_tab)
+
+    assert response.status_code == 409
+    html = " ".join(response.content.decode().split())
+    assert "The answer that stands, graded right: <q>B</q>" in html
+    assert 'value="A" id="q-10-01-A" checked' in html
