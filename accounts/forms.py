@@ -21,6 +21,7 @@ from portal.invisible import has_invisible
 
 from .enums import Language
 from .throttle import device_known, login_attempt_begin, login_attempt_finish
+from .time_zones import time_zone_names
 
 
 class NoColonMixin:
@@ -199,3 +200,14 @@ class CheckedAdminUserCreationForm(UsernameChecksMixin, AdminUserCreationForm):
 
 class CheckedUserChangeForm(UsernameChecksMixin, UserChangeForm):
     """The admin's user form, a changed username checked as on the setup page."""
+
+
+def _time_zone_choices() -> list[tuple[str, str]]:
+    automatic = ("", _("My browser's time zone (set automatically with JavaScript)"))
+    return [automatic, *((name, name.replace("_", " ")) for name in sorted(time_zone_names()))]
+
+
+class TimeZoneForm(NoColonMixin, forms.Form):
+    """The zone a learner's dates are shown in: a named one, or the browser's."""
+
+    time_zone = forms.ChoiceField(label=_("Time zone"), choices=_time_zone_choices, required=False)

@@ -18,6 +18,7 @@ from audit.services import audit_record
 from portal.exceptions import AppError
 
 from .models import Invite, OneTimeLink, Profile, SetupLink
+from .time_zones import time_zone_validate
 
 SETUP_LINK_VALID = timedelta(hours=24)
 INVITE_VALID = timedelta(days=7)
@@ -151,3 +152,9 @@ def login_key(username: str) -> str:
 
 def profile_language_set(*, user, language: str) -> None:
     Profile.objects.update_or_create(user=user, defaults={"language": language})
+
+
+def profile_time_zone_set(*, user, time_zone: str) -> None:
+    """The zone the learner's dates are shown in ("" for the browser's), validated."""
+    time_zone_validate(time_zone)
+    Profile.objects.update_or_create(user=user, defaults={"time_zone": time_zone})

@@ -17,12 +17,12 @@ COOKIE = "tz"  # set by static/js/tz.js from Intl.DateTimeFormat().resolvedOptio
 
 
 @lru_cache(maxsize=1)
-def _names() -> frozenset[str]:
+def time_zone_names() -> frozenset[str]:
     return frozenset(available_timezones())
 
 
 def time_zone_validate(name: str) -> None:
-    if name and name not in _names():
+    if name and name not in time_zone_names():
         raise ValidationError(_("Unknown time zone: %(name)s"), params={"name": name})
 
 
@@ -34,7 +34,7 @@ def time_zone_for(request) -> ZoneInfo | None:
         # Browsers that ran an older tz.js stored the zone percent-encoded (Asia%2FTokyo).
         unquote(request.COOKIES.get(COOKIE, "")[:96])[:64],
     ):
-        if name and name in _names():
+        if name and name in time_zone_names():
             return ZoneInfo(name)
     return None
 

@@ -33,4 +33,5 @@ urlpatterns = [
     path("setup/<str:token>/", views.setup, name="setup"),
     path("invite/<str:token>/", views.invite, name="invite"),
     path("language/", views.language_set, name="language"),
+    path("time-zone/", views.time_zone_set, name="time_zone"),
 ]

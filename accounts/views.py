@@ -24,6 +24,7 @@ from .forms import (
     AccountCreateForm,
     ThrottledAdminPasswordChangeForm,
     ThrottledPasswordChangeForm,
+    TimeZoneForm,
 )
 from .middleware import language_cookie_set
 from .models import Invite, SetupLink
@@ -32,11 +33,13 @@ from .services import (
     invite_redeem,
     link_check,
     profile_language_set,
+    profile_time_zone_set,
     setup_redeem,
     token_hash,
 )
 from .signals import SESSION_LANGUAGE
 from .throttle import link_form_held, link_form_refused
+from .time_zones import SESSION_TIME_ZONE
 
 BACKEND = "accounts.backends.ThrottledModelBackend"
 
@@ -162,6 +165,27 @@ def language_set(request: HttpRequest) -> HttpResponse:
             request.session.pop(SESSION_LANGUAGE, None)
         language_cookie_set(response, language)
     return response
+
+
+@require_http_methods(["GET", "POST"])
+def time_zone_set(request: HttpRequest) -> HttpResponse:
+    """The zone the learner's dates are shown in, for a browser that does not report
+    one (JavaScript off) or a learner who wants another: kept on the profile for the
+    next login and in the session now."""
+    current = request.session.get(SESSION_TIME_ZONE, "")
+    form = TimeZoneForm(request.POST or None, initial={"time_zone": current})
+    if request.method == "POST" and form.is_valid():
+        name = form.cleaned_data["time_zone"]
+        profile_time_zone_set(user=request.user, time_zone=name)
+        if name:
+            request.session[SESSION_TIME_ZONE] = name
+        else:  # the browser's, reported by static/js/tz.js
+            request.session.pop(SESSION_TIME_ZONE, None)
+        messages.success(request, _("Your time zone is saved."))
+        return redirect("progress:my_progress")
+    return render(
+        request, "accounts/time_zone.html", {"form": form}, status=400 if form.errors else 200
+    )
 
 
 def password_changed_audit(request: HttpRequest, **detail) -> None:

@@ -98,8 +98,9 @@ class CohortAdmin(
                 offered |= Q(pk__in=obj.learners.values("pk"))
             field.queryset = field.queryset.filter(offered)
             field.help_text = _("Learner accounts only: staff accounts have no results.")
-        if "instructors" in form.base_fields:  # not the select box's "Hold down Control"
-            form.base_fields["instructors"].help_text = _("Staff accounts only.")
+        if "instructors" in form.base_fields:  # without the select box's "Hold down Control"
+            help_text = Cohort._meta.get_field("instructors").help_text
+            form.base_fields["instructors"].help_text = help_text
         return form
 
     def get_queryset(self, request):

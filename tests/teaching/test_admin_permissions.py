@@ -191,7 +191,7 @@ def test_the_learners_picker_offers_learners_and_keeps_a_staff_member_already_in
 def test_the_instructors_picker_says_what_it_offers_not_how_to_hold_control(admin_client):
     html = admin_client.get("/admin/teaching/cohort/add/").content.decode()
 
-    assert "Staff accounts only." in html
+    assert "An instructor also needs the Instructors group" in html
     assert "Hold down" not in html
 
 
