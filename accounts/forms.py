@@ -203,7 +203,7 @@ class CheckedUserChangeForm(UsernameChecksMixin, UserChangeForm):
 
 
 def _time_zone_choices() -> list[tuple[str, str]]:
-    automatic = ("", _("My browser's time zone (set automatically with JavaScript)"))
+    automatic = ("", _("My browser's (automatic)"))
     return [automatic, *((name, name.replace("_", " ")) for name in sorted(time_zone_names()))]
 
 

@@ -21,7 +21,7 @@ def test_the_page_offers_every_zone_and_the_browsers(learner_client):
 
     assert '<option value="Asia/Tokyo">Asia/Tokyo</option>' in html
     assert '<option value="America/Mexico_City">America/Mexico City</option>' in html
-    assert "My browser&#x27;s time zone" in html
+    assert "My browser&#x27;s (automatic)" in html
 
 
 def test_a_chosen_zone_is_kept_on_the_profile_and_shown_now(learner_client, learner):
