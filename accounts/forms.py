@@ -202,9 +202,16 @@ class CheckedUserChangeForm(UsernameChecksMixin, UserChangeForm):
     """The admin's user form, a changed username checked as on the setup page."""
 
 
+# The regions of the IANA zones a person lives in ("Europe/Madrid"); left out are the
+# legacy aliases ("Cuba", "US/Eastern"), "Etc/GMT+5" (which is UTC-5) and "localtime".
+REGIONS = {"Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Australia"}
+REGIONS |= {"Europe", "Indian", "Pacific"}
+
+
 def _time_zone_choices() -> list[tuple[str, str]]:
+    offered = sorted(n for n in time_zone_names() if n.split("/", 1)[0] in REGIONS)
     automatic = ("", _("My browser's (automatic)"))
-    return [automatic, *((name, name.replace("_", " ")) for name in sorted(time_zone_names()))]
+    return [automatic, ("UTC", "UTC"), *((name, name.replace("_", " ")) for name in offered)]
 
 
 class TimeZoneForm(NoColonMixin, forms.Form):

@@ -154,7 +154,13 @@ def profile_language_set(*, user, language: str) -> None:
     Profile.objects.update_or_create(user=user, defaults={"language": language})
 
 
-def profile_time_zone_set(*, user, time_zone: str) -> None:
-    """The zone the learner's dates are shown in ("" for the browser's), validated."""
+def profile_time_zone_set(*, user, time_zone: str, language: str) -> None:
+    """The zone the learner's dates are shown in ("" for the browser's), validated. An
+    account made without a profile (in the admin) gets one in `language`, the one it
+    reads now, not the default, which the next login would switch it to."""
     time_zone_validate(time_zone)
-    Profile.objects.update_or_create(user=user, defaults={"time_zone": time_zone})
+    Profile.objects.update_or_create(
+        user=user,
+        defaults={"time_zone": time_zone},
+        create_defaults={"time_zone": time_zone, "language": language},
+    )

@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
@@ -167,7 +168,7 @@ def language_set(request: HttpRequest) -> HttpResponse:
     return response
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def time_zone_set(request: HttpRequest) -> HttpResponse:
     """The zone the learner's dates are shown in, for a browser that does not report
     one (JavaScript off) or a learner who wants another: kept on the profile for the
@@ -176,7 +177,10 @@ def time_zone_set(request: HttpRequest) -> HttpResponse:
     form = TimeZoneForm(request.POST or None, initial={"time_zone": current})
     if request.method == "POST" and form.is_valid():
         name = form.cleaned_data["time_zone"]
-        profile_time_zone_set(user=request.user, time_zone=name)
+        language = (get_language() or "en")[:2]
+        if language not in Language.values:
+            language = Language.EN
+        profile_time_zone_set(user=request.user, time_zone=name, language=language)
         if name:
             request.session[SESSION_TIME_ZONE] = name
         else:  # the browser's, reported by static/js/tz.js

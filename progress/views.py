@@ -365,8 +365,10 @@ def _form_error_taken(request: HtmxHttpRequest, state: QuestionState) -> str:
     code = state.question.code
     errors = request.session.get(FORM_ERRORS)
     if not errors or code not in errors:
-        kept = state.draft or state.kept or {}
-        return answer_too_long(kept.get("text") or "") if state.show_form else ""
+        # The text in the box (what was kept while logged out wins), of a free question:
+        # a number's refusal is said when it is sent, not over its half-typed draft.
+        text = (state.form_answer or {}).get("text") or ""
+        return answer_too_long(text) if state.show_form and state.revision.is_free else ""
     message = errors.pop(code)
     request.session.modified = True
     if isinstance(message, list):  # [message, whether the answer that stands is shown]

@@ -182,6 +182,7 @@ def test_used_invite_opened_logged_in_leads_back_to_the_phases(client):
 
     assert "already been used" in html
     assert "You are logged in as lina: you need no link to go on." in html
+    assert "If you are not lina, log out and ask your instructor for a new link." in html
     assert '<a href="/">Back to phases</a>' in html
     assert "log in if you already have an account" not in html
 

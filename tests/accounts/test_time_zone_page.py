@@ -47,7 +47,26 @@ def test_the_browsers_zone_again_leaves_the_cookie_to_say(learner_client, learne
     assert "Dates are shown in the time zone Europe/Madrid." in page
 
 
-@pytest.mark.parametrize("zone", ["Mars/Olympus", "x" * 500, "../etc/passwd"])
+def test_only_zones_people_live_in_are_offered(learner_client):
+    html = learner_client.get("/time-zone/").content.decode()
+
+    assert '<option value="UTC">UTC</option>' in html
+    # Legacy aliases, the POSIX "Etc/GMT+5" (which is UTC-5) and the server's own zone.
+    for name in ("Etc/GMT+5", "Cuba", "US/Eastern", "localtime", "Factory"):
+        assert f'value="{name}"' not in html
+
+
+def test_a_first_profile_keeps_the_language_the_learner_reads(client, learner):
+    Profile.objects.filter(user=learner).delete()  # as an account made in the admin
+    client.force_login(learner)
+
+    client.post("/time-zone/", {"time_zone": "Asia/Tokyo"}, headers={"accept-language": "es"})
+
+    profile = Profile.objects.get(user=learner)
+    assert (profile.time_zone, profile.language) == ("Asia/Tokyo", "es")
+
+
+@pytest.mark.parametrize("zone", ["Mars/Olympus", "x" * 500, "../etc/passwd", "Etc/GMT+5", "Cuba"])
 def test_a_zone_no_one_has_is_refused_and_nothing_changes(learner_client, learner, zone):
     response = learner_client.post("/time-zone/", {"time_zone": zone})
 

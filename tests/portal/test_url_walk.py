@@ -228,7 +228,9 @@ def test_instructor_sees_nothing_of_another_cohort(client, other_cohort):
     assert object_urls == 6 * 4 + 1 + 5 + 4 + 2
 
 
-@pytest.mark.parametrize("path", ["/healthz", "/", "/phase/10/", "/progress/", "/reviews/"])
+@pytest.mark.parametrize(
+    "path", ["/healthz", "/", "/phase/10/", "/progress/", "/reviews/", "/time-zone/"]
+)
 def test_a_page_that_answers_get_answers_head(learner_client, seeds_imported, path):
     # A monitor's HEAD /healthz, a link checker's HEAD of a page: no 405.
     get, head = learner_client.get(path), learner_client.head(path)

@@ -71,6 +71,22 @@ def test_a_refused_text_is_the_drafts_so_a_reload_finds_it(
     assert "Your unsent answer was kept." not in again
 
 
+def test_a_text_kept_after_the_session_ended_wins_over_a_too_long_draft(
+    seeds_imported, learner_client, learner
+):
+    question = Question.objects.get(code="q-10-03")
+    Draft.objects.create(learner=learner, question=question, answer={"text": "w" * 12_000})
+    Draft.objects.create(
+        learner=learner, question=question, answer={"text": "short, trimmed"}, logged_out=True
+    )
+
+    page = learner_client.get("/phase/10/?again=q-10-03").content.decode()
+
+    # The box holds the kept text: the draft's length is no longer what it says.
+    assert ">short, trimmed</textarea>" in page
+    assert "The answer is too long" not in page
+
+
 def test_a_refused_text_is_kept_up_to_its_bound(seeds_imported, post_answer):
     from progress.services.submission import MAX_KEPT_CHARS
 

@@ -304,5 +304,8 @@ def test_an_overtaken_choice_form_shows_the_picks_that_stand(
 
     assert response.status_code == 409
     html = " ".join(response.content.decode().split())
-    assert "The answer that stands, graded right: <q>B</q>" in html
+    # Inside the alert, so that a screen reader reads it with the message.
+    alert = html[html.index('role="alert"') :]
+    alert = alert[: alert.index("</p>")]
+    assert "The answer that stands, graded right: <q>B</q>" in alert
     assert 'value="A" id="q-10-01-A" checked' in html

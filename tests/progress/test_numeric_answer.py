@@ -21,6 +21,21 @@ def numeric_imported(db):
     call_command("import_quizzes", str(NUMERIC_DIR), stdout=StringIO())
 
 
+def test_a_long_number_draft_is_not_called_a_too_long_free_answer(
+    numeric_imported, learner_client, learner
+):
+    from progress.models import Draft
+    from quizzes.models import Question
+
+    question = Question.objects.get(code="q-91-01")
+    Draft.objects.create(learner=learner, question=question, answer={"text": "1" * 10_050})
+
+    html = learner_client.get("/phase/91/").content.decode()
+
+    assert "1" * 10_050 in html  # kept in the box
+    assert "The answer is too long" not in html
+
+
 def test_numeric_form_one_field_with_the_unit_and_how_to_write(numeric_imported, learner_client):
     html = article(learner_client.get("/phase/91/").content.decode(), "q-91-01")
 
