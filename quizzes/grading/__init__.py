@@ -24,7 +24,8 @@ from .vocabulary import vocabulary_load
 # negation and deny nothing ("not only", "sin duda", "sin embargo"), a question tag or
 # an alternative is no bare "no" ("¿no?", "or not"), "sí" and "sin embargo" open no
 # hypothetical clause, one may open after conjunctions ("pero si", "and then if"),
-# "with or without X" denies nothing, "sin embargo" ends a clause, "no early stopping"
+# "with or without X" denies nothing, "sin embargo" ends a clause, "K,V" (a comma
+# between single letters) is notation, not two clauses, "no early stopping"
 # no longer found for "stop training, early stopping" (two reviews of grader 9).
 # 9: a verb of keeping from negates
 # for a negatively phrased mention ("prevents looking ahead" is "cannot see the

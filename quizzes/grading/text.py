@@ -120,6 +120,17 @@ def _bracket_breaks(text: str) -> list[int]:
     return breaks
 
 
+def _letter_list(text: str, i: int) -> bool:
+    """Whether the break at `i` is the comma of a list of single letters written
+    together ("K,V", "q,k,v"): notation, not the end of a clause."""
+    if text[i] != "," or i == 0 or i + 1 >= len(text):
+        return False
+    before, after = text[i - 1], text[i + 1]
+    alone_before = i < 2 or not text[i - 2].isalnum()
+    alone_after = i + 2 >= len(text) or not text[i + 2].isalnum()
+    return before.isalpha() and after.isalpha() and alone_before and alone_after
+
+
 def normalize(text: str) -> str:
     """NFKC, case-folded, accents stripped, runs of white space collapsed."""
     text = unicodedata.normalize("NFKC", text).casefold()
@@ -160,7 +171,7 @@ def _word_parts(word: str) -> tuple[str, ...]:
 
 def tokenize(text: str) -> Tokens:
     """The words of `text`, normalised, with where they stand in the original."""
-    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text)]
+    breaks = [m.start() for m in _CLAUSE_BREAK.finditer(text) if not _letter_list(text, m.start())]
     if "(" in text or ")" in text:
         breaks = sorted(breaks + _bracket_breaks(text))
     found = list(_WORD.finditer(text))

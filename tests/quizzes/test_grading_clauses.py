@@ -214,3 +214,13 @@ def test_the_verb_of_a_negative_phrasing_keeps_nothing_away():
     # "does not prevent overflow" gives the key's "overflow" no negative reading.
     assert read([["overflow", "does not prevent overflow"]], "no overflow") == (False, "negated")
     assert read([["prevent overflow", "overflow"]], "no overflow") == (True, "found")
+
+
+@pytest.mark.parametrize(("answer", "found"), [("K,V de los tokens", True), ("q,k,v", True)])
+def test_a_comma_between_single_letters_is_notation_not_a_clause_break(answer, found):
+    assert read([["keys and values", "claves y valores"]], answer)[0] is found
+
+
+def test_a_comma_between_words_still_ends_a_clause():
+    # "K, V" written as two words of a sentence: the comma is punctuation.
+    assert read([["keys and values"]], "it keeps the k, v is recomputed")[0] is False
