@@ -33,6 +33,21 @@ class Cues:
     affirming: dict[int, int]
 
 
+def not_negations_found(tokens: Tokens, vocabulary: Vocabulary) -> dict[int, int]:
+    """Where the expressions that deny nothing ("not only", "sin embargo") stand: the
+    index of each one's first word, to that of its last. Not across punctuation: "No,
+    solo en entrenamiento" is a no, then a claim (the words' own clauses: a clause word
+    such as "embargo" may end one)."""
+    norms, marks, starts = tokens.norms, tokens.clauses, vocabulary.not_negations
+    found: dict[int, int] = {}
+    for i in [i for i, word in enumerate(norms) if word in starts]:
+        for phrase in starts[norms[i]]:
+            end = i + len(phrase) - 1
+            if tuple(norms[i : end + 1]) == phrase and marks[end] == marks[i]:
+                found[i] = end
+    return found
+
+
 def read_cues(
     *,
     text: str,
@@ -40,20 +55,14 @@ def read_cues(
     clauses: Sequence[int],
     negations: frozenset[str],
     vocabulary: Vocabulary,
+    not_negations: dict[int, int],
 ) -> Cues:
+    """The cues and hypothetical words of an answer; `not_negations` is where the
+    expressions that deny nothing stand (not_negations_found)."""
     norms = tokens.norms
-    inside: set[int] = set()  # words of an expression that denies nothing
-    affirming: dict[int, int] = {}
-    starts = vocabulary.not_negations
-    for i in [i for i, word in enumerate(norms) if word in starts]:
-        for phrase in starts[norms[i]]:
-            end = i + len(phrase) - 1
-            # Not across punctuation: "No, solo en entrenamiento" is a no, then a claim.
-            # (A clause word such as "embargo" may end one: the words' own clauses.)
-            marks = tokens.clauses
-            if tuple(norms[i : end + 1]) == phrase and marks[end] == marks[i]:
-                inside.update(range(i, end + 1))
-                affirming[i] = i + 1
+    # Words of an expression that denies nothing, and each one's cue.
+    inside = {i for start, end in not_negations.items() for i in range(start, end + 1)}
+    affirming = {start: start + 1 for start in not_negations}
     # "without it", "sin eso": the cue negates its pronoun, not what the sentence goes on
     # to say ("without it you get NaN" says that NaN comes).
     cues = [
@@ -85,17 +94,6 @@ def _yes(text: str, tokens: Tokens, clauses: Sequence[int], i: int) -> bool:
     if any(unicodedata.combining(c) for c in unicodedata.normalize("NFD", written)):
         return True
     return i + 1 == len(clauses) or clauses[i + 1] != clauses[i]
-
-
-def ends_not_negation(vocabulary: Vocabulary, norms: Sequence[str], i: int) -> bool:
-    """Whether the word at `i` ends an expression that denies nothing ("sin embargo"):
-    a clause break there still breaks, though a cue stands before it."""
-    return any(
-        phrase[-1] == norms[i] and tuple(norms[i - len(phrase) + 1 : i + 1]) == phrase
-        for j in range(max(i - 3, 0), i)
-        for phrase in vocabulary.not_negations.get(norms[j], ())
-        if j + len(phrase) - 1 == i
-    )
 
 
 def hypothetical(

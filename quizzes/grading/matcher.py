@@ -12,7 +12,7 @@ from rapidfuzz.distance import OSA
 
 from portal.languages import LANGUAGE_CODES
 
-from .cues import ends_not_negation, hypothetical, read_cues
+from .cues import hypothetical, not_negations_found, read_cues
 from .keys import (
     LESS,
     MAX_SPANS,
@@ -89,17 +89,18 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
     table = {word: word_matches(key, word) for word in set(norms)}
     matches = [table[word] for word in norms]
     clauses = tokens.clauses
+    vocabulary = key.vocabulary
+    not_negations = not_negations_found(tokens, vocabulary)
     if key.clause_breaks.intersection(table):
+        # A clause word that ends an expression that denies nothing ("sin embargo")
+        # breaks, though a cue stands before it.
+        ending = set(not_negations.values())
         # "not because", "no porque": the negation is of the reason, which is no new
         # clause ("it is not because of the identity path" denies the identity path).
         # "while training", "while generating": a time, not a clause of its own.
         breaks = [
             word in key.clause_breaks
-            and not (
-                i
-                and norms[i - 1] in key.negations
-                and not ends_not_negation(key.vocabulary, norms, i)
-            )
+            and not (i and norms[i - 1] in key.negations and i not in ending)
             and not (word == "while" and _gerund(norms[i + 1 : i + 2]))
             for i, word in enumerate(norms)
         ]
@@ -112,9 +113,13 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
     at: dict[str, list[int]] = {}
     for target in {t for found in table.values() for t in found}:
         at[target] = [i for i, found in enumerate(matches) if target in found]
-    vocabulary = key.vocabulary
     found_cues = read_cues(
-        text=text, tokens=tokens, clauses=clauses, negations=key.negations, vocabulary=vocabulary
+        text=text,
+        tokens=tokens,
+        clauses=clauses,
+        negations=key.negations,
+        vocabulary=vocabulary,
+        not_negations=not_negations,
     )
     cues = found_cues.negations
     preventing = {w for w in table if stems(w, LANGUAGE_CODES) & vocabulary.preventing}
