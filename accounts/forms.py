@@ -1,6 +1,7 @@
 """Forms for logging in and for creating an account from a one-time link."""
 
 import unicodedata
+from functools import lru_cache
 
 from confusable_homoglyphs import categories, confusables
 from django import forms
@@ -208,10 +209,15 @@ REGIONS = {"Africa", "America", "Antarctica", "Arctic", "Asia", "Atlantic", "Aus
 REGIONS |= {"Europe", "Indian", "Pacific"}
 
 
-def _time_zone_choices() -> list[tuple[str, str]]:
+@lru_cache(maxsize=1)
+def _offered_zones() -> tuple[tuple[str, str], ...]:
     offered = sorted(n for n in time_zone_names() if n.split("/", 1)[0] in REGIONS)
-    automatic = ("", _("My browser's (automatic)"))
-    return [automatic, ("UTC", "UTC"), *((name, name.replace("_", " ")) for name in offered)]
+    return (("UTC", "UTC"), *((name, name.replace("_", " ")) for name in offered))
+
+
+def _time_zone_choices() -> list[tuple[str, str]]:
+    # The first label is read in the request's language; the zones are sorted once.
+    return [("", _("My browser's (automatic)")), *_offered_zones()]
 
 
 class TimeZoneForm(NoColonMixin, forms.Form):

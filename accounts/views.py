@@ -177,9 +177,7 @@ def time_zone_set(request: HttpRequest) -> HttpResponse:
     form = TimeZoneForm(request.POST or None, initial={"time_zone": current})
     if request.method == "POST" and form.is_valid():
         name = form.cleaned_data["time_zone"]
-        language = (get_language() or "en")[:2]
-        if language not in Language.values:
-            language = Language.EN
+        language = (get_language() or "en")[:2]  # one of LANGUAGES: the middleware's
         profile_time_zone_set(user=request.user, time_zone=name, language=language)
         if name:
             request.session[SESSION_TIME_ZONE] = name

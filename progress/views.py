@@ -126,7 +126,7 @@ def phase_detail(request: HtmxHttpRequest, number: int) -> HttpResponse:
     )
     _show_forms(request, page.states, also=again)
     for state in page.states:
-        state.error = _form_error_taken(request, state)
+        _form_error_attach(request, state)
         if state.question.code == again:
             _prefill_previous(state)
     return render(
@@ -353,27 +353,26 @@ def reviews(request: HtmxHttpRequest) -> HttpResponse:
     reviews_due_forget(request.session)  # the header counts what this page shows
     if session.state is not None:
         _show_form(request, session.state)
-        session.state.error = _form_error_taken(request, session.state)
+        _form_error_attach(request, session.state)
     return render(request, "progress/reviews.html", {"session": session})
 
 
-def _form_error_taken(request: HtmxHttpRequest, state: QuestionState) -> str:
-    """The message a refusal without htmx left for the state's form, taken out of the
+def _form_error_attach(request: HtmxHttpRequest, state: QuestionState) -> None:
+    """The state's form error: the message a refusal without htmx left for it in the
     session (another question's waits for the page that shows it: the phase page and
-    the reviews page take only their own cards'); else what is wrong with a kept draft
-    that is too long to send, so a reload does not hide it."""
-    code = state.question.code
+    the reviews page take only their own cards'), else what is wrong with a kept draft
+    too long to send, so a reload does not hide it."""
     errors = request.session.get(FORM_ERRORS)
-    if not errors or code not in errors:
-        # The text in the box (what was kept while logged out wins), of a free question:
-        # a number's refusal is said when it is sent, not over its half-typed draft.
-        text = (state.form_answer or {}).get("text") or ""
-        return answer_too_long(text) if state.show_form and state.revision.is_free else ""
-    message = errors.pop(code)
-    request.session.modified = True
-    if isinstance(message, list):  # [message, whether the answer that stands is shown]
-        message, state.standing_shown = message
-    return message
+    if errors and state.question.code in errors:
+        message = errors.pop(state.question.code)
+        request.session.modified = True
+        if isinstance(message, list):  # [message, whether the answer that stands is shown]
+            message, state.standing_shown = message
+        state.error = message
+    elif state.show_form and state.revision.is_free:
+        # The text in the box (what was kept while logged out wins). A number's refusal
+        # is said when it is sent, not over its half-typed draft.
+        state.error = answer_too_long((state.form_answer or {}).get("text") or "")
 
 
 def _reviewed_state(request: HtmxHttpRequest, code: str | None) -> QuestionState | None:
