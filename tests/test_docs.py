@@ -62,3 +62,13 @@ def test_quiz_format_worked_free_key_imports_with_its_examples_passing(tmp_path)
 
     question = Question.objects.get(code="q-07-04")
     assert len(question.current_revision.examples) == 5
+
+
+@pytest.mark.parametrize("name", ["README.md", "docs/grading.md"])
+def test_docs_name_the_grader_version_the_code_has(name):
+    """Where a page names `GRADER_VERSION = N`, N is the version the matcher has."""
+    from quizzes.grading import GRADER_VERSION
+
+    named = re.findall(r"GRADER_VERSION = (\d+)", (ROOT / name).read_text(encoding="utf-8"))
+
+    assert named and set(named) == {str(GRADER_VERSION)}
