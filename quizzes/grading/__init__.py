@@ -20,7 +20,10 @@ from .numeric import NumberRefused, number_read, numeric_key, numeric_right
 from .text import normalize, phrase_language, sole_language
 from .vocabulary import vocabulary_load
 
-# Stored with each attempt: which matcher graded it. 10: expressions that start with a
+# Stored with each attempt: which matcher graded it. 11: a capital sigma standing alone
+# is a sum ("Σ w·v"), no longer a standard deviation; "before"/"antes" and
+# "after"/"después" name earlier and later positions, as "later" did (issue 20, seventh
+# round). 10: expressions that start with a
 # negation and deny nothing ("not only", "sin duda", "sin embargo"), a question tag or
 # an alternative is no bare "no" ("¿no?", "or not"), "sí" and "sin embargo" open no
 # hypothetical clause, one may open after conjunctions ("pero si", "and then if"),
@@ -48,7 +51,7 @@ from .vocabulary import vocabulary_load
 # contractions, formulas, lemmas, antonyms, words of degree, fixed expressions, doubts
 # (issue 20); 2: stems, typos, windows, negation, vocabulary and reject mentions (issue
 # 11); 1 was the substring matcher.
-GRADER_VERSION = 10
+GRADER_VERSION = 11
 
 __all__ = [
     "DOUBTS",

@@ -65,6 +65,10 @@ SYMBOLS = {
     "‖": "‖",
     "≈": "≈",
     "∝": "∝",
+    # A capital sigma standing alone is a summation, as "∑" is; casefolded, it would be
+    # "σ", a standard deviation. Inside a word of Greek capitals it stays a letter.
+    "Σ": "∑",
+    "∑": "∑",
     "<": "<",
     ">": ">",
     "=": "=",

@@ -18,7 +18,7 @@ def read(expected, answer):
 
 
 def test_grader_version_names_these_rules():
-    assert GRADER_VERSION == 10
+    assert GRADER_VERSION == 11
 
 
 @pytest.mark.parametrize(
@@ -224,3 +224,20 @@ def test_a_comma_between_single_letters_is_notation_not_a_clause_break(answer, f
 def test_a_comma_between_words_still_ends_a_clause():
     # "K, V" written as two words of a sentence: the comma is punctuation.
     assert read([["keys and values"]], "it keeps the k, v is recomputed")[0] is False
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct"),
+    [
+        ("each token can only attend to the tokens before it", True),
+        ("cada token solo puede mirar los tokens de antes", True),
+        ("each token can only attend to the tokens after it", False),
+    ],
+)
+def test_before_and_after_name_earlier_and_later_positions(answer, correct):
+    """ "Before it" is "previous", "after it" is "later" (as "later" already was)."""
+    assert read([["only previous tokens", "solo tokens anteriores"]], answer)[0] is correct
+
+
+def test_after_names_a_later_position():
+    assert read([["cannot see future tokens"]], "it cannot see the tokens after it")[0] is True

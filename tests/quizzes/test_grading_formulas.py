@@ -60,3 +60,26 @@ def test_product_of_a_word_with_itself_is_its_square(answer, correct):
 def test_a_formulas_closing_bracket_does_not_end_the_clause():
     assert read([["common factor"]], "it removes the common e^(-max) factor")[0] is True
     assert read([["common factor"]], "a common (as an aside) factor")[0] is False
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct"),
+    [
+        ("output = Σ w·v", True),
+        ("output = ∑_i w_i v_i", True),
+        ("la salida es Σ pesos × values", True),
+        ("output = w·v", False),
+    ],
+)
+def test_a_capital_sigma_alone_is_a_sum(answer, correct):
+    assert read([["sum", "suma"]], answer)[0] is correct
+
+
+@pytest.mark.parametrize("answer", ["Σ 3", "the Σ of the scores"])
+def test_a_capital_sigma_alone_is_no_standard_deviation(answer):
+    """Casefolded, "Σ" would be "σ", a standard deviation: a summation is not one."""
+    assert read([["sigma", "standard deviation"]], answer)[0] is False
+
+
+def test_a_greek_word_in_capitals_keeps_its_sigma():
+    assert read([["σοφια"]], "ΣΟΦΙΑ")[0] is True
