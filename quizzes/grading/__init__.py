@@ -22,14 +22,14 @@ from .vocabulary import vocabulary_load
 
 # Stored with each attempt: which matcher graded it. 11: a capital sigma standing alone
 # is a sum ("Σ w·v"), no longer a standard deviation; "before"/"antes" and
-# "after"/"después" name earlier and later positions, as "later" did (issue 20, seventh
-# round). 10: expressions that start with a
-# negation and deny nothing ("not only", "sin duda", "sin embargo"), a question tag or
-# an alternative is no bare "no" ("¿no?", "or not"), "sí" and "sin embargo" open no
-# hypothetical clause, one may open after conjunctions ("pero si", "and then if"),
-# "with or without X" denies nothing, "sin embargo" ends a clause, "K,V" (a comma
-# between single letters) is notation, not two clauses, "no early stopping"
-# no longer found for "stop training, early stopping" (two reviews of grader 9).
+# "after"/"después" name earlier and later positions, as "later" did; the author's words
+# of a vocabulary phrase are also read one by one (issue 20, seventh round).
+# 10: expressions that start with a negation and deny nothing ("not only", "sin duda", "sin
+# embargo"), a question tag or an alternative is no bare "no" ("¿no?", "or not"), "sí" and "sin
+# embargo" open no hypothetical clause, one may open after conjunctions ("pero si", "and then if"),
+# "with or without X" denies nothing, "sin embargo" ends a clause, "K,V" (a comma between single
+# letters) is notation, not two clauses, "no early stopping" no longer found for "stop training,
+# early stopping" (two reviews of grader 9).
 # 9: a verb of keeping from negates
 # for a negatively phrased mention ("prevents looking ahead" is "cannot see the
 # future"), a hypothetical clause ("if you forget the mask, it sees the next token")

@@ -101,9 +101,12 @@ def _phrase_at(ws: Sequence[str], i: int, phrase: tuple[str, ...]) -> bool:
     )
 
 
-def _slots(*, text: str, vocabulary: Vocabulary, stopwords: frozenset[str]) -> tuple[Slot, ...]:
+def _slots(
+    *, text: str, vocabulary: Vocabulary, stopwords: frozenset[str], whole: bool = True
+) -> tuple[Slot, ...]:
     """Read an author's phrase into slots: vocabulary phrases become their whole group,
-    numbers become every way of writing them, stop words drop out."""
+    numbers become every way of writing them, stop words drop out. Without `whole`,
+    only the vocabulary's one-word phrases are read as groups."""
     ws = words(text)
     keep_stopwords = _keeps_stopwords(ws, stopwords)
     slots: list[Slot] = []
@@ -116,7 +119,7 @@ def _slots(*, text: str, vocabulary: Vocabulary, stopwords: frozenset[str]) -> t
         forms = (ws[i], *stems(ws[i], LANGUAGE_CODES)) if not is_number(ws[i]) else (ws[i],)
         for g, phrase in sorted({c for form in forms for c in starts.get(form, ())}):
             n = len(phrase)
-            if n > (best[0] if best else 0) and _phrase_at(ws, i, phrase):
+            if n > (best[0] if best else 0) and (whole or n == 1) and _phrase_at(ws, i, phrase):
                 best = (n, vocabulary.groups[g])
         for name, digits in vocabulary.number_words.items():
             phrase = tuple(name.split())
@@ -221,6 +224,15 @@ def read_alternatives(
             Alternative(slots=(*reduce, *rest)),
             Alternative(slots=(LESS, *rest)),
         )
+    # A vocabulary phrase of several words stands word for word; the author's own words
+    # for it are also read one by one, as any phrasing's words are (any order, a few
+    # words apart), so the vocabulary never makes a phrasing stricter than it was
+    # written: "weighted sum of values" finds "sum of values weighted by attention",
+    # "suma de los valores ponderada".
+    if any(len(s.phrases[-1]) > 1 and not s.number for s in slots):
+        split = _slots(text=text, vocabulary=vocabulary, stopwords=stopwords, whole=False)
+        if len(split) > 1 and not any(s.plain and s.phrases[0][0] in negations for s in split):
+            return (Alternative(slots=slots), Alternative(slots=split))
     return (Alternative(slots=slots),)
 
 

@@ -241,3 +241,21 @@ def test_before_and_after_name_earlier_and_later_positions(answer, correct):
 
 def test_after_names_a_later_position():
     assert read([["cannot see future tokens"]], "it cannot see the tokens after it")[0] is True
+
+
+@pytest.mark.parametrize(
+    ("answer", "correct"),
+    [
+        ("the output is the sum of the values weighted by attention", True),
+        ("la salida es la suma de los valores ponderada por la atencion", True),
+        ("the output is the weighted sum of the values", True),
+        ("the output is the sum of the keys weighted by attention", False),
+        ("the values are weighted; the output is their mean", False),
+    ],
+)
+def test_a_vocabulary_phrase_is_also_read_word_by_word(answer, correct):
+    """The vocabulary makes "weighted sum" one phrase, which stands word for word; the
+    author's words for it are still read as any phrasing's are, in any order."""
+    expected = [["weighted sum of values", "suma ponderada de valores"]]
+
+    assert read(expected, answer)[0] is correct

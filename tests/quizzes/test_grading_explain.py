@@ -43,3 +43,11 @@ def test_explain_mixed_polarity_is_warned():
 def test_vocabulary_refuses_a_bare_yaml_boolean():
     with pytest.raises(ValueError, match="False is not a word"):
         vocabulary_parse(raw={"negations": {"en": [False]}})
+
+
+def test_explain_shows_a_vocabulary_phrase_also_read_word_by_word():
+    [explained] = key_explain(expected=[["weighted sum of values"]])
+
+    whole, split = explained.phrasings[0].readings
+    assert whole.startswith("[weighted sum / ") and " + " in whole
+    assert split.startswith("[weight / ") and split.count(" + ") == 2
