@@ -2,16 +2,17 @@
 when an account is created."""
 
 import hashlib
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
-from django.core.cache import cache
 from django.db.models.signals import post_save
 from django.dispatch import receiver
 from django.utils import timezone
 
 from audit.enums import AuditKind
 from audit.services import audit_record, client_ip
+from portal.counters import count_up
 
 from .models import Profile
 from .services import login_key, setup_links_void
@@ -59,11 +60,10 @@ def _first_refusal(subject: str, request, locked_until) -> bool:
     """Whether this refusal is the first of its wait for this username and address: the
     log keeps one row per wait, not one per try (refused tries cost the sender nothing,
     and a row each would let anyone fill the disk). Failures are rows each, and the
-    throttle bounds them. One per wait and process with the embedded cache."""
-    now = timezone.now()
-    seconds = max(int((locked_until - now).total_seconds()) + 1, 1)
-    key = f"login-refused:{client_ip(request)}:{subject}"
-    return cache.add(hashlib.sha256(key.encode()).hexdigest(), True, timeout=seconds)
+    throttle bounds them. Counted where every worker sees it (portal/counters.py)."""
+    wait = max(locked_until - timezone.now(), timedelta(0)) + timedelta(seconds=1)
+    key = hashlib.sha256(f"{client_ip(request)}:{subject}".encode()).hexdigest()
+    return count_up(f"login-refused:{key}", wait) == 1
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)

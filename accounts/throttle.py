@@ -42,11 +42,12 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
+
+from portal.counters import count_of, count_up
 
 from .models import LoginThrottle
 from .services import login_key
@@ -220,8 +221,7 @@ def login_attempt_finish(*, ticket: LoginTicket, succeeded: bool) -> None:
 # A setup or invite link's form: each refused username says whether an account has that
 # name, so one link would otherwise list the portal's accounts, one post at a time.
 # After LINK_FAILURES refused posts within LINK_WINDOW the link's form is held until the
-# window ends. Counted in Django's cache: with Redis (past one machine) across every
-# worker; in the embedded default, per worker process, which bounds the tries all the same.
+# window ends. Counted where every worker sees the count (portal/counters.py).
 LINK_FAILURES = 20
 LINK_WINDOW = timedelta(minutes=15)
 
@@ -232,14 +232,9 @@ def _link_key(token_hash: str) -> str:
 
 def link_form_held(token_hash: str) -> bool:
     """Whether the form of the link with `token_hash` is held (too many refused posts)."""
-    return (cache.get(_link_key(token_hash)) or 0) >= LINK_FAILURES
+    return count_of(_link_key(token_hash)) >= LINK_FAILURES
 
 
 def link_form_refused(token_hash: str) -> None:
     """Count one refused post of the link's form."""
-    key = _link_key(token_hash)
-    cache.add(key, 0, timeout=int(LINK_WINDOW.total_seconds()))
-    try:
-        cache.incr(key)
-    except ValueError:  # expired between add and incr: this failure starts a new window
-        cache.add(key, 1, timeout=int(LINK_WINDOW.total_seconds()))
+    count_up(_link_key(token_hash), LINK_WINDOW)

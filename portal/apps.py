@@ -1,4 +1,4 @@
-"""App config for the project package (it holds the `prepare` command, no models)."""
+"""App config for the project package (the `prepare` command, the `WindowCount` table)."""
 
 import logging
 

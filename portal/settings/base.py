@@ -217,6 +217,10 @@ def cache_settings(environ) -> tuple[dict, str]:
 
 
 CACHES, SESSION_ENGINE = cache_settings(os.environ)
+# Counts that bound a client (answers a minute, a link's refused posts: portal/counters.py)
+# go where every worker sees them: Redis when there is one, else the database, since the
+# embedded cache is each worker's own.
+COUNTS_IN_CACHE = bool(os.environ.get("REDIS_URL"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

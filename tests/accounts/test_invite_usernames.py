@@ -69,6 +69,21 @@ def test_invite_form_is_held_after_many_refused_usernames(client):
     assert not User.objects.filter(username="held-free").exists()
 
 
+def test_invite_form_hold_counts_across_workers(client, settings):
+    from django.core.cache import cache
+
+    from accounts.throttle import LINK_FAILURES
+
+    UserFactory(username="spread-taken")
+    _invite, url = invite_create()
+    for _ in range(LINK_FAILURES):
+        client.post(link_path(url), account_form("spread-taken"))
+        if not settings.COUNTS_IN_CACHE:
+            cache.clear()  # each post lands on another worker, with its own cache
+
+    assert client.post(link_path(url), account_form("spread-taken")).status_code == 429
+
+
 def test_invite_form_hold_is_per_link(client):
     from accounts.throttle import LINK_FAILURES
 

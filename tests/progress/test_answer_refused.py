@@ -267,3 +267,18 @@ def test_a_nul_in_an_option_key_sent_logged_out_is_kept_without_it(
 
     assert response.status_code < 500
     assert Draft.objects.get(learner=learner).answer["keys"] == ["B"]
+
+
+def test_the_answer_pace_is_one_count_whichever_worker_takes_the_answer(
+    seeds_imported, post_answer, settings
+):
+    from django.core.cache import cache
+
+    settings.ANSWERS_PER_MINUTE = 2
+    for n in range(2):
+        assert post_answer("q-10-03", text=f"answer {n}").status_code == 200
+        if not settings.COUNTS_IN_CACHE:
+            cache.clear()  # the next request lands on another worker, with its own cache
+
+    assert post_answer("q-10-03", text="third").status_code == 429
+    assert Attempt.objects.count() == 2
