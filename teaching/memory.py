@@ -197,7 +197,13 @@ def memory_csv_rows(*, cohort: Cohort, now: datetime | None = None) -> Iterator[
     """The CSV's rows (header first): each learner of the cohort (staff left out) and
     answered active question, by learner then question; recall as fractions 0–1, the
     due moment in the current time zone, empty when the question is not in review."""
-    now = now or timezone.now()
+    # Read now, not when the rows are: a streamed response reads them after the time
+    # zone middleware has put the server's zone back.
+    zone = timezone.get_current_timezone()
+    return _memory_csv_rows(cohort=cohort, now=now or timezone.now(), zone=zone)
+
+
+def _memory_csv_rows(*, cohort: Cohort, now: datetime, zone) -> Iterator[list]:
     learners = list(
         cohort.learners.filter(is_staff=False).order_by("username").values_list("id", "username")
     )
@@ -224,5 +230,5 @@ def memory_csv_rows(*, cohort: Cohort, now: datetime | None = None) -> Iterator[
                 order[question_id][1],
                 f"{recall_now:.4f}",
                 f"{recall_week:.4f}",
-                timezone.localtime(due).isoformat() if due else "",
+                timezone.localtime(due, zone).isoformat() if due else "",
             ]

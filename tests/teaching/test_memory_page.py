@@ -147,6 +147,19 @@ def test_memory_csv_view_streams_the_rows(client, instructor, world):
     assert "staffer" not in body
 
 
+def test_memory_csv_due_moments_are_in_the_viewers_time_zone(client, instructor, world):
+    """The rows are read while the response streams, after the time zone middleware
+    has put the server's zone back: the viewer's zone is read when the view runs."""
+    client.cookies["tz"] = "America/Mexico_City"
+    with time_machine.travel(NOW, tick=False):
+        client.force_login(instructor)
+        response = client.get(f"/admin/teaching/cohort/{world['cohort'].pk}/memory/export.csv")
+        body = b"".join(response.streaming_content).decode()
+
+    rows = list(csv.reader(io.StringIO(body)))
+    assert ["bea", "q-10-01", "0.5518", "0.5092", "2027-03-02T03:00:00-06:00"] in rows
+
+
 def test_memory_linked_from_the_cohort_pages(client, instructor, world):
     client.force_login(instructor)
     url = f"/admin/teaching/cohort/{world['cohort'].pk}/memory/"
