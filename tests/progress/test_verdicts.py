@@ -80,6 +80,27 @@ def test_card_says_an_instructor_marked_it_right(seeds_imported, learner, learne
     assert "Marked right by your instructor on " in card and "“<bdi>right idea</bdi>”" in card
 
 
+def test_a_kept_answer_still_shows_the_instructors_verdict_on_the_last_one(
+    seeds_imported, learner, client, phase_token, post_answer
+):
+    """An answer sent after the session expired is kept in the form, which hides the
+    feedback: the verdict that stands, and the instructor's reason, are shown with it."""
+    client.force_login(learner)
+    attempt = answer(learner, "q-10-03", text="no idea at all")
+    token = phase_token("q-10-03")
+    verdict_override(attempt=attempt, correct=True, reason="right idea", by=UserFactory())
+    client.logout()
+    post_answer("q-10-03", text="a second try, kept", token=token, client=client)
+    client.force_login(learner)
+
+    html = _text(client.get("/phase/10/"))
+    card = html[html.index('id="q-10-03"') : html.index('id="q-10-04"')]
+
+    assert ">a second try, kept</textarea>" in card
+    assert "The answer that stands, graded right: <q>no idea at all</q>" in card
+    assert "Marked right by your instructor on " in card and "“<bdi>right idea</bdi>”" in card
+
+
 def test_free_feedback_after_a_key_regrade_reads_the_new_key(
     seeds_imported, learner, learner_client
 ):
