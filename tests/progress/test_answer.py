@@ -157,7 +157,7 @@ def test_answer_after_session_expired_keeps_text_as_draft(
     client.force_login(learner)
     page = client.get("/phase/10/").content.decode()
     assert ">my careful answer about identity</textarea>" in page
-    assert "Your session had expired when you sent this answer, so it was kept here, not graded" in page
+    assert "when you sent this answer, so it was kept here, not graded" in page
 
 
 def test_answer_submitted_after_relogin_clears_the_draft(

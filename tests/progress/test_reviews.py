@@ -420,4 +420,4 @@ def test_review_sent_after_the_session_expired_comes_back_to_the_reviews_page(
 
         back = get(learner_client, learner, "/reviews/").content.decode()
     assert ">the identity path</textarea>" in back
-    assert "Your session had expired when you sent this answer, so it was kept here, not graded" in back
+    assert "when you sent this answer, so it was kept here, not graded" in back
