@@ -1,6 +1,7 @@
 // Keyboard shortcuts on question pages (listed in the page's "Keyboard shortcuts" help):
 // 1–9 pick an option of the current question, Enter sends it, Ctrl+Enter sends from a
-// text box, N goes to the next question. Never while typing in a field.
+// text box, N goes to the next question (the card's "Next question" once answered, else
+// the next card on the page, else the next page). Never while typing in a field.
 (function () {
   "use strict";
 
@@ -48,6 +49,24 @@
     if (box) box.focus();
   }
 
+  // N on a question not answered yet, which has no "Next question": the next card on the
+  // page (its text box takes the focus, else the card, for 1–9), else the next page.
+  function skipAhead(card) {
+    var cards = document.querySelectorAll("article.question");
+    for (var i = 0; i < cards.length - 1; i++) {
+      if (cards[i] !== card) continue;
+      var following = cards[i + 1];
+      if (location.hash !== "#" + following.id) location.hash = following.id;
+      var box = following.querySelector("form.answer-form [name=text]");
+      (box || following).focus();
+      return true;
+    }
+    var nextPage = document.querySelector("a[rel=next]");
+    if (!nextPage) return false;
+    nextPage.click();
+    return true;
+  }
+
   document.addEventListener("keydown", function (event) {
     var target = event.target;
     if (event.key === "Enter" && (event.ctrlKey || event.metaKey) && target.tagName === "TEXTAREA") {
@@ -73,7 +92,10 @@
         answerForm.requestSubmit();
       }
     } else if (event.key === "n" || event.key === "N") {
-      if (!card.querySelector("a[data-next]")) return;
+      if (!card.querySelector("a[data-next]")) {
+        if (skipAhead(card)) event.preventDefault();
+        return;
+      }
       event.preventDefault();
       var body = card.querySelector(".question-body");
       if (body && body.matches(".htmx-swapping, .htmx-settling")) {

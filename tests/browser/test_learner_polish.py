@@ -30,6 +30,23 @@ def test_keyboard_number_picks_enter_sends_n_goes_next(page, site):
     page.wait_for_url(re.compile(r"#q-10-02$"))
 
 
+def test_n_skips_a_question_not_answered_yet(page, site):
+    """No "Next question" before an answer: N goes to the next card all the same."""
+    create_account(page, site, "keys-skip")
+    page.goto(site + "/phase/10/")
+    page.locator("#q-10-01 input[name=choice]").first.focus()
+
+    page.keyboard.press("n")
+    page.wait_for_url(re.compile(r"#q-10-02$"))
+    expect(page.locator("#q-10-02")).to_be_focused()
+    page.keyboard.press("2")  # 1-9 now pick in the card N went to
+    expect(page.locator("#q-10-02 input[name=choice]").nth(1)).to_be_checked()
+
+    page.keyboard.press("n")
+    page.wait_for_url(re.compile(r"#q-10-03$"))
+    expect(page.locator("#q-10-03 textarea")).to_be_focused()
+
+
 def test_n_to_a_free_question_puts_the_cursor_in_its_text_box(page, site):
     create_account(page, site, "keys3")
     page.goto(site + "/phase/10/")
