@@ -29,6 +29,21 @@ def test_my_progress_draws_the_last_four_weeks_of_activity(seeds_imported, learn
     assert ": 2 answers, 1 right</title>" in html
 
 
+def test_one_answer_is_one_answer_in_the_charts_description(
+    seeds_imported, learner_client, learner
+):
+    answer(learner, "q-10-01", keys=["B"])
+
+    html = " ".join(learner_client.get("/progress/").content.decode().split())
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+    spanish = " ".join(learner_client.get("/progress/").content.decode().split())
+    phase = " ".join(learner_client.get("/phase/10/").content.decode().split())
+
+    assert '<desc id="activity-desc">1 answer, 1 right.</desc>' in html
+    assert '<desc id="activity-desc">1 respuesta, 1 bien.</desc>' in spanish
+    assert "1 de 5 respondidas, 1 bien" in phase  # not "1 correctas"
+
+
 def test_the_activity_legend_agrees_in_number_in_spanish(seeds_imported, learner_client, learner):
     answer(learner, "q-10-01", keys=["B"])
     learner_client.post("/language/", {"language": "es", "next": "/"})
