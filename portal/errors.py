@@ -80,7 +80,13 @@ def _way_back(request: HttpRequest) -> dict:
         admin_index = None
     if admin_index and request.path.startswith(admin_index):
         return {"back_url": admin_index, "back_label": _("Back to the admin"), "in_admin": True}
-    return {"back_url": "/", "back_label": _("Back to phases")}
+    # An answer's or draft's address: the 405 page says the typed answer is kept.
+    match = getattr(request, "resolver_match", None)
+    about_answers = match is not None and match.view_name in ANSWER_VIEWS
+    return {"back_url": "/", "back_label": _("Back to phases"), "about_answers": about_answers}
+
+
+ANSWER_VIEWS = frozenset({"progress:answer", "progress:draft"})
 
 
 def _handler(template: str, status: int, message):
@@ -115,8 +121,7 @@ method_not_allowed = _handler(
     "405.html",
     405,
     lambda: _(
-        "This address takes only what its page sends. Go back to the page and use its "
-        "button; what you typed in an answer is kept as a draft."
+        "This address takes only what its page sends. Go back to the page and use its button."
     ),
 )
 

@@ -141,3 +141,14 @@ def test_a_405_inside_the_admin_promises_no_draft(admin_client, learner_client, 
     assert "kept as a draft" not in inside.content.decode()
     assert '<a href="/admin/">Back to the admin</a>' in inside.content.decode()
     assert "kept as a draft" in outside.content.decode()
+
+
+@pytest.mark.parametrize("path", ["/language/", "/logout/"])
+def test_a_405_away_from_answers_promises_no_draft(learner_client, path):
+    """The language switch or the logout opened by address keeps nothing: no draft."""
+    response = learner_client.get(path)
+
+    assert response.status_code == 405
+    page = response.content.decode()
+    assert "This address takes only what its page sends." in page
+    assert "kept as a draft" not in page
