@@ -12,7 +12,11 @@ import logging
 import re
 from urllib.parse import unquote
 
-SECRET_PATH = re.compile(r"/(setup|invite)/[^/\s?#\"]+", re.IGNORECASE)
+# A link's secret, whole or cut (an e-mail's line break): a segment of 16 characters or
+# more after /setup/ or /invite/. The admin's own words there (/admin/accounts/invite/add/,
+# …/invite/12/change/) are shorter, and stay readable; a cut secret shorter than that
+# leaves more than 160 of its 256 bits unknown.
+SECRET_PATH = re.compile(r"/(setup|invite)/[^/\s?#\"]{16,}", re.IGNORECASE)
 # A one-time secret wherever it stands, for a path that only looks like a link
 # ("/INVITE/…/", "/invite;x/…/" are warned about as 404s, their token still live): a
 # word of exactly the secret's length (`secrets.token_urlsafe(32)`: 43 characters).
@@ -44,4 +48,16 @@ class RedactSecretPaths(logging.Filter):
         redacted = redact(message)
         if redacted != message:
             record.msg, record.args = redacted, ()
+        return True
+
+
+class NoTracebackForClientErrors(logging.Filter):
+    """A 4xx is the client's error, not the code's: Django logs a refused permission
+    (403) with the exception's traceback, thirty lines a refusal that hide the 500s a
+    reader looks for. The one line stays; a 5xx keeps its traceback."""
+
+    def filter(self, record):
+        status = getattr(record, "status_code", None)
+        if status is not None and status < 500:
+            record.exc_info, record.exc_text = None, None
         return True

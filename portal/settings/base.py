@@ -267,8 +267,13 @@ QUIZ_ATTEMPT_COUNTER = "progress.selectors.attempt_counts_for_revisions"
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"redact": {"()": "portal.log.RedactSecretPaths"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["redact"]}},
+    "filters": {
+        "redact": {"()": "portal.log.RedactSecretPaths"},
+        "client_errors": {"()": "portal.log.NoTracebackForClientErrors"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "filters": ["redact", "client_errors"]}
+    },
     "root": {"handlers": ["console"], "level": "WARNING"},
     # Django's own console handler would print a 500 a second time: everything goes
     # through the root logger instead, once.

@@ -42,3 +42,52 @@ def test_long_words_that_are_no_secret_are_kept():
     line = "Not Found: /admin/progress/attempt/?question__phase__current_revision__id=3"
 
     assert redact(line) == line
+
+
+@pytest.mark.parametrize(
+    "path", ["/admin/accounts/invite/add/", "/admin/accounts/invite/12/change/", "/invite/"]
+)
+def test_the_admins_invite_pages_are_logged_as_they_are(path):
+    line = f"Forbidden (Permission denied): {path}"
+
+    assert redact(line) == line
+
+
+def test_a_cut_secret_is_redacted_too():
+    logged = redact(f"Gone: /invite/{SECRET[:20]}")
+
+    assert SECRET[:20] not in logged
+
+
+@pytest.fixture
+def console():
+    """What the portal's console handler prints, while the test runs."""
+    import io
+    import logging
+
+    handler = next(h for h in logging.getLogger().handlers if h.filters)
+    stream = io.StringIO()
+    previous = handler.setStream(stream)
+    yield stream
+    handler.setStream(previous)
+
+
+def test_a_refused_permission_is_one_line_and_a_500_keeps_its_traceback(console):
+    from django.core.exceptions import PermissionDenied
+    from django.utils.log import log_response
+
+    for status, error in ((403, PermissionDenied()), (500, RuntimeError("boom"))):
+        try:
+            raise error
+        except Exception as raised:
+            log_response("Refused: %s", "/x/", response=_Response(status), exception=raised)
+
+    printed = console.getvalue()
+    assert printed.count("Traceback") == 1
+    assert "Refused: /x/\nRefused: /x/\nTraceback" in printed
+    assert "RuntimeError: boom" in printed and "PermissionDenied" not in printed
+
+
+class _Response:
+    def __init__(self, status_code):
+        self.status_code, self._has_been_logged = status_code, False
