@@ -7,8 +7,8 @@ embedded default's cache, which lives in each worker process, three gunicorn wor
 took 88 answers from one learner in 4 s against a limit of 30 a minute (red team,
 2026-12-05). So with REDIS_URL the count is Redis's (`COUNTS_IN_CACHE`: its INCR is
 atomic and every app server shares it); without it, a `WindowCount` row in the database
-every worker shares, raised by one `UPDATE ... SET count = count + 1`, which the
-database applies one at a time, so parallel requests cannot lose a count.
+every worker shares, started or raised by one upsert, which the database applies one
+at a time, so parallel requests cannot lose a count.
 """
 
 from datetime import timedelta
@@ -28,57 +28,68 @@ def count_up(key: str, window: timedelta) -> int:
     `window`; the count so far, this one included."""
     if settings.COUNTS_IN_CACHE:
         return _cache_count_up(key, window)
-    now = timezone.now()
-    count = _raise(key, now)
-    if count:
-        return count
-    # The key's first count, or its window is over: a window starts here. Ended windows
-    # of any key go with it, so the table holds the live ones only.
-    WindowCount.objects.filter(expires_at__lte=now).delete()
+    return _upsert(key, timezone.now(), window)
+
+
+def counts_clear_ended() -> int:
+    """Delete the rows of windows that are over; how many. A key's own row is started
+    over in place, so the table holds one row per learner, link or refused login
+    subject at most; `manage.py prepare` clears the ended ones at each start (on every
+    new window it cost the answer 0.4-0.9 ms of CPU, docs/performance.md)."""
+    deleted, _ = WindowCount.objects.filter(expires_at__lte=timezone.now()).delete()
+    return deleted
+
+
+# One statement on every answer, whether it starts a window or counts in one: the ORM's
+# update, a read, and a savepoint around an insert at a window's start cost the answer
+# 0.4-2.0 ms of CPU more than the per-process cache did (in-process answer path,
+# docs/performance.md). An upsert: INSERT ... ON CONFLICT DO UPDATE ... RETURNING
+# (SQLite 3.35, PostgreSQL 9.5), where a SET reads the row as it was.
+_UPSERT = (
+    "INSERT INTO {table} ({table.key}, {table.count}, {table.expires_at}) VALUES (%s, 1, %s)"
+    " ON CONFLICT ({table.key}) DO UPDATE SET"
+    " {table.count} = CASE WHEN {table}.{table.expires_at} > %s"
+    " THEN {table}.{table.count} + 1 ELSE 1 END,"
+    " {table.expires_at} = CASE WHEN {table}.{table.expires_at} > %s"
+    " THEN {table}.{table.expires_at} ELSE EXCLUDED.{table.expires_at} END"
+    " RETURNING {table.count}"
+)
+
+
+def _upsert(key: str, now, window: timedelta) -> int:
+    """The key's count after this one, in one atomic statement: 1 when its window was
+    over or it had none (a new window, ending `window` from now)."""
+    using = router.db_for_write(WindowCount)
+    connection = connections[using]
+    if not _returns_rows(connection):
+        return _orm_count_up(key, now, window)
+    adapt = connection.ops.adapt_datetimefield_value
+    with connection.cursor() as cursor:
+        cursor.execute(
+            sql.statement(_UPSERT, using, WindowCount),
+            [key, adapt(now + window), adapt(now), adapt(now)],
+        )
+        return cursor.fetchone()[0]
+
+
+def _orm_count_up(key: str, now, window: timedelta) -> int:
+    """`_upsert` for SQLite before 3.35, which has no RETURNING: the ORM's update, a
+    read, and an insert where there was no live window."""
+    live = WindowCount.objects.filter(key=key, expires_at__gt=now)
+    if live.update(count=F("count") + 1):
+        return WindowCount.objects.filter(key=key).values_list("count", flat=True).first() or 1
+    WindowCount.objects.filter(key=key, expires_at__lte=now).delete()
     try:
         with transaction.atomic():
             WindowCount.objects.create(key=key, count=1, expires_at=now + window)
         return 1
     except IntegrityError:  # a parallel request started it first
-        return _raise(key, now)
-
-
-def count_of(key: str) -> int:
-    """How many times `key` was counted in its live window (0 once it is over)."""
-    if settings.COUNTS_IN_CACHE:
-        return cache.get(_cache_key(key)) or 0
-    row = WindowCount.objects.filter(key=key, expires_at__gt=timezone.now()).first()
-    return row.count if row else 0
-
-
-# One statement on every answer: the ORM's update() and a read after it cost a request
-# 0.4-2.0 ms of CPU more than the per-process cache did, this 0.1-0.6 ms (in-process
-# answer path, three interleaved runs, docs/performance.md).
-_RAISE = (
-    "UPDATE {table} SET {table.count} = {table.count} + 1"
-    " WHERE {table.key} = %s AND {table.expires_at} > %s RETURNING {table.count}"
-)
-
-
-def _raise(key: str, now) -> int:
-    """The key's count raised by one, in one atomic statement; 0 when its window is over
-    or it has none."""
-    using = router.db_for_write(WindowCount)
-    connection = connections[using]
-    if not _returns_rows(connection):
-        live = WindowCount.objects.filter(key=key, expires_at__gt=now)
-        if not live.update(count=F("count") + 1):
-            return 0
-        return WindowCount.objects.filter(key=key).values_list("count", flat=True).first() or 0
-    with connection.cursor() as cursor:
-        moment = connection.ops.adapt_datetimefield_value(now)
-        cursor.execute(sql.statement(_RAISE, using, WindowCount), [key, moment])
-        row = cursor.fetchone()
-    return row[0] if row else 0
+        live.update(count=F("count") + 1)
+        return WindowCount.objects.filter(key=key).values_list("count", flat=True).first() or 1
 
 
 def _returns_rows(connection) -> bool:
-    """Whether an UPDATE can return what it wrote (not SQLite before 3.35)."""
+    """Whether an INSERT or UPDATE can return what it wrote (not SQLite before 3.35)."""
     return connection.features.can_return_columns_from_insert
 
 
@@ -89,6 +100,14 @@ def _cache_key(key: str) -> str:
 def _cache_count_up(key: str, window: timedelta) -> int:
     key, seconds = _cache_key(key), max(int(window.total_seconds()), 1)
     try:
-        return cache.incr(key)  # the common case: a later count in a live window
+        count = cache.incr(key)  # the common case: a later count in a live window
     except ValueError:  # the window's first count; add() loses to a parallel first
-        return 1 if cache.add(key, 1, timeout=seconds) else cache.incr(key)
+        if cache.add(key, 1, timeout=seconds):
+            return 1
+        count = cache.incr(key)
+    if count == 1:
+        # Django's RedisCache.incr asks EXISTS, then INCR: a key that expired between
+        # the two is made again by INCR, with no expiry, and the count would never
+        # start over (red team round 7). A live key's incr is never 1 (add() made it 1).
+        cache.touch(key, timeout=seconds)
+    return count

@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from portal.counters import count_of, count_up
+from portal.counters import count_up
 from portal.models import WindowCount
 
 pytestmark = pytest.mark.django_db
@@ -32,7 +32,6 @@ def test_a_count_without_redis_is_not_lost_to_another_worker(in_database):
     cache.clear()
 
     assert count_up("answers", WINDOW) == 4
-    assert count_of("answers") == 4
 
 
 def test_counts_are_per_key(in_database):
@@ -40,18 +39,31 @@ def test_counts_are_per_key(in_database):
     count_up("a", WINDOW)
 
     assert count_up("b", WINDOW) == 1
-    assert count_of("a") == 2
-    assert count_of("never") == 0
+    assert count_up("a", WINDOW) == 3
 
 
-def test_a_window_that_is_over_starts_again_and_its_row_goes(in_database):
+def test_a_window_that_is_over_starts_again_in_place(in_database):
     count_up("old", WINDOW)
-    count_up("other", WINDOW)
+    count_up("old", WINDOW)
     WindowCount.objects.update(expires_at=timezone.now() - timedelta(seconds=1))
 
-    assert count_of("old") == 0
     assert count_up("old", WINDOW) == 1
-    assert list(WindowCount.objects.values_list("key", "count")) == [("old", 1)]
+    assert count_up("old", WINDOW) == 2
+    assert WindowCount.objects.get().expires_at > timezone.now()
+
+
+def test_prepare_clears_the_ended_windows(in_database):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    count_up("ended", WINDOW)
+    count_up("live", WINDOW)
+    WindowCount.objects.filter(key="ended").update(expires_at=timezone.now())
+
+    call_command("prepare", stdout=StringIO(), stderr=StringIO())
+
+    assert list(WindowCount.objects.values_list("key", flat=True)) == ["live"]
 
 
 def test_a_window_lasts_from_its_first_count(in_database):
@@ -65,7 +77,6 @@ def test_a_window_lasts_from_its_first_count(in_database):
 
 def test_with_redis_the_shared_cache_counts(in_cache):
     assert [count_up("c", WINDOW) for _ in range(3)] == [1, 2, 3]
-    assert count_of("c") == 3
     assert not WindowCount.objects.exists()
 
 
@@ -84,3 +95,45 @@ def test_the_orm_fallback_counts_as_the_statement_does(in_database, monkeypatch)
         assert count_up("g", WINDOW) == 1
     updates = [query["sql"] for query in queries if query["sql"].startswith("UPDATE")]
     assert updates and not any("RETURNING" in update for update in updates)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_counts_are_never_lost(settings):
+    """Four threads (four connections, as four workers) count one key at once: every
+    count is returned once, none lost, whichever of them starts the window."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    settings.COUNTS_IN_CACHE = False
+
+    def count_many(_):
+        try:
+            return [count_up("parallel", WINDOW) for _ in range(25)]
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        returned = sorted(n for counts in pool.map(count_many, range(4)) for n in counts)
+
+    assert returned == list(range(1, 101))
+    assert WindowCount.objects.get(key="parallel").count == 100
+
+
+def test_a_count_the_cache_made_again_without_expiry_gets_its_window_back(in_cache, monkeypatch):
+    """Redis: a key that expires between incr()'s EXISTS and INCR is made again by
+    INCR with no expiry; the count would then never start over."""
+    count_up("race", WINDOW)
+    key = "count:race"
+
+    def incr_after_expiry(name, delta=1):
+        cache.delete(name)
+        cache.set(name, 1, timeout=None)  # what INCR leaves: no expiry
+        return 1
+
+    touched = []
+    monkeypatch.setattr(cache, "incr", incr_after_expiry)
+    monkeypatch.setattr(cache, "touch", lambda name, timeout: touched.append((name, timeout)))
+
+    assert count_up("race", WINDOW) == 1
+    assert touched == [(key, 60)]

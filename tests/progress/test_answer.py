@@ -272,7 +272,7 @@ def test_htmx_answer_runs_fixed_queries(
     token = phase_token("q-10-01")
 
     # session, user, question and its phase (the revision comes from the process's
-    # map); the answer pace (its one UPDATE ... RETURNING, in Redis with REDIS_URL); the
+    # map); the answer pace (one upsert, in Redis with REDIS_URL); the
     # attempt's savepoint: insert, standing (read, write),
     # the learner's counts in the phase (wrong then right: the latest and ever-right
     # counts move), review card (read, write), drafts; then the phase's index for the

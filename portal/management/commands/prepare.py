@@ -1,6 +1,7 @@
 """`manage.py prepare`: what `make run` and `make serve` do before serving, in one process.
 
-Migrate, import the quizzes, and print the instructor setup link if no account exists.
+Migrate, import the quizzes, print the instructor setup link if no account exists, and
+clear the ended windows of the counts that bound clients (`portal/counters.py`).
 Warnings about free-text keys are counted on one line, not listed: they are for the
 quiz's authors (`import_quizzes` lists them), not for whoever starts the portal.
 One Django start-up instead of three keeps `make run` quick. The address about to be
@@ -17,6 +18,7 @@ from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
+from portal.counters import counts_clear_ended
 from portal.settings.base import portal_base_url
 
 
@@ -40,3 +42,4 @@ class Command(BaseCommand):
             stderr=self.stderr,
         )
         call_command("setup_link", if_no_accounts=True, stdout=self.stdout, stderr=self.stderr)
+        counts_clear_ended()
