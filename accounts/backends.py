@@ -23,6 +23,7 @@ class ThrottledModelBackend(ModelBackend):
         if ticket.locked_until is not None:
             if request is not None:
                 request.login_locked_until = ticket.locked_until
+                request.login_held_by = ticket.held_by
             # PermissionDenied stops authenticate() from trying other backends.
             raise PermissionDenied
         user = None

@@ -16,6 +16,7 @@ from portal.counters import count_up
 
 from .models import Profile
 from .services import login_key, setup_links_void
+from .throttle import ANY_ACCOUNT
 from .time_zones import SESSION_TIME_ZONE
 
 SESSION_LANGUAGE = "language"
@@ -46,8 +47,11 @@ def on_login_failed(sender, credentials, request=None, **kwargs):
     username = str(credentials.get("username", ""))
     subject = login_key(username)
     locked_until = getattr(request, "login_locked_until", None) if request is not None else None
-    if locked_until is not None and not _first_refusal(subject, request, locked_until):
-        return
+    if locked_until is not None:
+        # Held whatever the username: one row for the address's wait, not one per name.
+        held = ANY_ACCOUNT if getattr(request, "login_held_by", "") == ANY_ACCOUNT else subject
+        if not _first_refusal(held, request, locked_until):
+            return
     audit_record(
         kind=AuditKind.LOGIN_REFUSED if locked_until else AuditKind.LOGIN_FAILED,
         request=request,
@@ -57,7 +61,8 @@ def on_login_failed(sender, credentials, request=None, **kwargs):
 
 
 def _first_refusal(subject: str, request, locked_until) -> bool:
-    """Whether this refusal is the first of its wait for this username and address: the
+    """Whether this refusal is the first of its wait for this username (ANY_ACCOUNT: any)
+    and address: the
     log keeps one row per wait, not one per try (refused tries cost the sender nothing,
     and a row each would let anyone fill the disk). Failures are rows each, and the
     throttle bounds them. Counted where every worker sees it (portal/counters.py)."""

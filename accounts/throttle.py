@@ -47,7 +47,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
-from portal.counters import count_of, count_up
+from portal.counters import count_up
 
 from .models import LoginThrottle
 from .services import login_key
@@ -79,6 +79,9 @@ class LoginTicket:
     address: str
     known_device: bool = False
     locked_until: datetime | None = None
+    # The username part of the key that refused the try: ANY_ACCOUNT when the address
+    # is held whatever the username (the audit log then keeps one row for them all).
+    held_by: str = ""
 
 
 def address_key(address: str | None) -> str:
@@ -129,12 +132,15 @@ def device_cookie_set(response, username: str) -> None:
 
 
 def _keys(ticket: LoginTicket) -> list[tuple[str, str, int]]:
-    # Always the same order, so two attempts lock the rows without deadlocking.
-    keys = [(ticket.username, ticket.address, FAILURES_PER_ADDRESS)]
+    # Always the same order, so two attempts lock the rows without deadlocking. The
+    # address's key first: a held address refuses a made-up username before any row is
+    # made for it (red team round 7: each one made two).
+    keys = []
+    if not ticket.known_device and ticket.address:  # no address: no key holding them all
+        keys.append((ANY_ACCOUNT, ticket.address, FAILURES_PER_ADDRESS_ANY_ACCOUNT))
+    keys.append((ticket.username, ticket.address, FAILURES_PER_ADDRESS))
     if not ticket.known_device:
         keys.append((ticket.username, "", FAILURES_PER_ACCOUNT))
-        if ticket.address:  # no address known: no key that would hold every such try
-            keys.append((ANY_ACCOUNT, ticket.address, FAILURES_PER_ADDRESS_ANY_ACCOUNT))
     return keys
 
 
@@ -166,13 +172,13 @@ def login_attempt_begin(
                 username=user_key, address=address_key_
             )
             if row.locked_until is not None and row.locked_until > now:
-                return replace(ticket, locked_until=row.locked_until)
+                return replace(ticket, locked_until=row.locked_until, held_by=user_key)
             if _quiet(row, now):
                 row.failures, row.window_start, row.locked_until = 0, now, None
             if row.failures >= ceiling and row.locked_until is None:
                 # Attempts still being checked fill the allowance: refuse for now,
                 # without a wait of its own (their outcome decides it).
-                return replace(ticket, locked_until=now + BACK_OFF_FIRST)
+                return replace(ticket, locked_until=now + BACK_OFF_FIRST, held_by=user_key)
             rows.append(row)
         for row in rows:
             if row.locked_until is not None:
@@ -201,7 +207,9 @@ def login_attempt_finish(*, ticket: LoginTicket, succeeded: bool) -> None:
             LoginThrottle.objects.filter(username=ticket.username, address=ticket.address).update(
                 failures=0, locked_until=None
             )
-            for user_key, address_key_, _ceiling in _keys(ticket)[1:]:
+            for user_key, address_key_, _ceiling in _keys(ticket):
+                if (user_key, address_key_) == (ticket.username, ticket.address):
+                    continue  # cleared above
                 LoginThrottle.objects.filter(
                     username=user_key, address=address_key_, failures__gt=0
                 ).update(failures=F("failures") - 1)
@@ -220,21 +228,16 @@ def login_attempt_finish(*, ticket: LoginTicket, succeeded: bool) -> None:
 
 # A setup or invite link's form: each refused username says whether an account has that
 # name, so one link would otherwise list the portal's accounts, one post at a time.
-# After LINK_FAILURES refused posts within LINK_WINDOW the link's form is held until the
-# window ends. Counted where every worker sees the count (portal/counters.py).
+# Past LINK_FAILURES posts within LINK_WINDOW the link's form is held until the window
+# ends. A post that is not refused uses the link up, so every post counted is a refused
+# one but the last. Counted before the form is checked, so parallel posts cannot all pass
+# a count read first (red team round 7: 21 of 40 parallel posts were checked), where
+# every worker sees the count (portal/counters.py).
 LINK_FAILURES = 20
 LINK_WINDOW = timedelta(minutes=15)
 
 
-def _link_key(token_hash: str) -> str:
-    return f"link-failures:{token_hash}"
-
-
-def link_form_held(token_hash: str) -> bool:
-    """Whether the form of the link with `token_hash` is held (too many refused posts)."""
-    return count_of(_link_key(token_hash)) >= LINK_FAILURES
-
-
-def link_form_refused(token_hash: str) -> None:
-    """Count one refused post of the link's form."""
-    count_up(_link_key(token_hash), LINK_WINDOW)
+def link_form_take(token_hash: str) -> bool:
+    """Count one post of the form of the link with `token_hash`; False when it is held
+    (one too many), and is not to be checked."""
+    return count_up(f"link-posts:{token_hash}", LINK_WINDOW) <= LINK_FAILURES

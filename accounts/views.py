@@ -39,7 +39,7 @@ from .services import (
     token_hash,
 )
 from .signals import SESSION_LANGUAGE
-from .throttle import link_form_held, link_form_refused
+from .throttle import link_form_take
 from .time_zones import SESSION_TIME_ZONE
 
 BACKEND = "accounts.backends.ThrottledModelBackend"
@@ -60,7 +60,7 @@ def _link_page(request, *, token, model, redeem, template):
 
     language = request.LANGUAGE_CODE if request.LANGUAGE_CODE in Language.values else "en"
     form = AccountCreateForm(request.POST or None, initial={"language": language})
-    held = request.method == "POST" and link_form_held(token_hash(token))
+    held = request.method == "POST" and not link_form_take(token_hash(token))
     if held:
         # Not validated: its answer about the username is what the hold withholds. What
         # was typed comes back (the passwords never do).
@@ -93,8 +93,6 @@ def _link_page(request, *, token, model, redeem, template):
             request.known_device_for = user.get_username()
             # The first account is there to set the portal up: it lands in the admin.
             return redirect("admin:index" if model is SetupLink else "home")
-    if request.method == "POST" and not held:
-        link_form_refused(token_hash(token))
     # An invite into a cohort names it: the learner sees which class they are joining.
     cohort = getattr(link, "cohort", None)
     context = {"form": form, "held": held, "cohort": cohort}

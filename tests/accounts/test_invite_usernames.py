@@ -191,3 +191,24 @@ def test_invite_username_that_reads_as_a_taken_latin_one_is_refused(client, take
 
     assert "looks the same as one already taken" in response.content.decode()
     assert not User.objects.filter(username=new).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_parallel_posts_to_a_link_check_no_more_than_the_limit(settings):
+    """The count is taken before the form is checked: 40 posts at once, 20 checked."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from accounts.throttle import LINK_FAILURES, link_form_take
+
+    def post(_):
+        try:
+            return link_form_take("a-link-hash")
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(4) as pool:
+        checked = sum(pool.map(post, range(2 * LINK_FAILURES)))
+
+    assert checked == LINK_FAILURES

@@ -314,3 +314,21 @@ def test_login_refusals_of_one_wait_are_logged_once(client):
     refused = AuditEvent.objects.filter(kind=AuditKind.LOGIN_REFUSED)
     assert sorted(refused.values_list("ip_address", flat=True)) == ["127.0.0.1"]
     assert AuditEvent.objects.filter(kind=AuditKind.LOGIN_FAILED).count() == 6
+
+
+def test_an_address_held_whatever_the_username_is_logged_once_and_makes_no_rows(client):
+    """A client whose address is held, typing a new username each try, once wrote a
+    'login refused' row and two throttle rows per try (red team round 7)."""
+    from accounts.models import LoginThrottle
+    from accounts.throttle import FAILURES_PER_ADDRESS_ANY_ACCOUNT
+
+    for n in range(FAILURES_PER_ADDRESS_ANY_ACCOUNT):
+        login(client, f"spray-{n}", "wrong")
+    rows = LoginThrottle.objects.count()
+
+    for n in range(20):
+        refused = login(client, f"fill-{n}", "wrong")
+
+    assert "Too many failed logins" in refused.content.decode()
+    assert AuditEvent.objects.filter(kind=AuditKind.LOGIN_REFUSED).count() == 1
+    assert LoginThrottle.objects.count() == rows
