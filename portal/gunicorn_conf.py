@@ -7,7 +7,7 @@ a container's `gunicorn portal.wsgi`). Command-line options override it.
 
 from gunicorn.glogging import Logger
 
-from portal.log import redact
+from portal.log import RedactSecretPaths, redact
 
 wsgi_app = "portal.wsgi"
 # Threads let a worker serve keep-alive clients while another request waits on the
@@ -24,8 +24,14 @@ control_socket_disable = True
 
 
 class RedactingLogger(Logger):
-    """gunicorn's access log without the secret part of setup and invite links (in the
-    request line and in the Referer of the request that follows)."""
+    """gunicorn's logs without the secret part of setup and invite links: the access
+    log (the request line, the Referer of the request that follows) and the error log,
+    which quotes a request line it refuses ("Invalid HTTP request line: 'GET /invite/…").
+    """
+
+    def __init__(self, cfg):
+        super().__init__(cfg)
+        self.error_log.addFilter(RedactSecretPaths())
 
     def atoms(self, resp, req, environ, request_time):
         atoms = super().atoms(resp, req, environ, request_time)

@@ -12,11 +12,11 @@ import logging
 import re
 from urllib.parse import unquote
 
-# A link's secret, whole or cut (an e-mail's line break): a segment of 16 characters or
-# more after /setup/ or /invite/. The admin's own words there (/admin/accounts/invite/add/,
-# …/invite/12/change/) are shorter, and stay readable; a cut secret shorter than that
-# leaves more than 160 of its 256 bits unknown.
-SECRET_PATH = re.compile(r"/(setup|invite)/[^/\s?#\"]{16,}", re.IGNORECASE)
+# A link's secret, whole or broken (an e-mail's line break or a space inside it, sent
+# as %0A or %20): everything after /setup/ or /invite/ up to the query, the fragment, a
+# quote or the request line's " HTTP/". Not the admin's own pages of the invites
+# (/admin/accounts/invite/add/, …/12/change/), which hold no secret.
+SECRET_PATH = re.compile(r"(?<!/accounts)/(setup|invite)/(?:(?!\sHTTP/)[^?#\"'])+", re.IGNORECASE)
 # A one-time secret wherever it stands, for a path that only looks like a link
 # ("/INVITE/…/", "/invite;x/…/" are warned about as 404s, their token still live): a
 # word of exactly the secret's length (`secrets.token_urlsafe(32)`: 43 characters).

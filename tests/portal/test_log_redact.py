@@ -91,3 +91,42 @@ def test_a_refused_permission_is_one_line_and_a_500_keeps_its_traceback(console)
 class _Response:
     def __init__(self, status_code):
         self.status_code, self._has_been_logged = status_code, False
+
+
+@pytest.mark.parametrize("gap", ["%20", "%0A", "%0D%0A", "%09"])
+def test_a_secret_broken_by_a_space_or_a_line_break_is_redacted(gap):
+    """An e-mail client that breaks a link sends it so: the two pieces are still the
+    live secret, logged side by side (red team round 7)."""
+    path = f"/invite/{SECRET[:15]}{gap}{SECRET[15:]}/"
+    lines = [f"Not Found: {path}", f'"GET {path} HTTP/1.1" 404 179 "-" "curl/7.88"']
+
+    for line in lines:
+        logged = redact(line)
+        assert SECRET[:15] not in logged and SECRET[15:] not in logged
+    assert redact(lines[1]).startswith('"GET /invite/[redacted] HTTP/1.1" 404')
+
+
+def test_gunicorns_error_log_quotes_no_secret():
+    """gunicorn quotes a request line it refuses (a tab, a raw non-ASCII byte)."""
+    import io
+    import logging
+
+    from gunicorn.config import Config
+
+    from portal.gunicorn_conf import RedactingLogger
+
+    logger = RedactingLogger(Config())
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    logger.error_log.addHandler(handler)
+    try:
+        logger.warning(
+            "Invalid request from ip=%s: %s",
+            "127.0.0.1",
+            f"Invalid HTTP request line: 'GET /invite/{SECRET}/\\t HTTP/1.1'",
+        )
+    finally:
+        logger.error_log.removeHandler(handler)
+
+    assert SECRET[4:] not in stream.getvalue()
+    assert "Invalid HTTP request line: 'GET /invite/[redacted]" in stream.getvalue()
