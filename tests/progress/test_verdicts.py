@@ -78,6 +78,9 @@ def test_card_says_an_instructor_marked_it_right(seeds_imported, learner, learne
 
     assert "✓</span> Right" in card
     assert "Marked right by your instructor on " in card and "“<bdi>right idea</bdi>”" in card
+    # The grader's reading still follows, said to be the grader's, not the verdict.
+    assert "how the grader read your answer, before your instructor marked it right." in card
+    assert card.index("Below is how the grader read") < card.index("Expected mentions")
 
 
 def test_a_kept_answer_still_shows_the_instructors_verdict_on_the_last_one(
