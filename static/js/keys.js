@@ -36,12 +36,23 @@
   window.addEventListener("load", function () { setTimeout(focusLinkedBox, 0); });
   window.addEventListener("hashchange", focusLinkedBox);
 
+  function focusFirstCard() {
+    var card = document.querySelector("article.question");
+    if (!card) return;
+    var box = card.querySelector("form.answer-form [name=text]");
+    (box || card).focus();
+  }
+
   // N: follow the card's "Next question". On this page, a free or numeric question's text
   // box takes the focus, so the learner can type at once (a choice question's card keeps
   // it, for 1–9).
   function goNext(card) {
     var next = card.querySelector("a[data-next]");
     if (!next) return;
+    if (next.hasAttribute("data-hx-get")) {
+      // "Next review" swaps the page's main part: its card, not the page, takes the focus.
+      document.body.addEventListener("htmx:afterSettle", focusFirstCard, { once: true });
+    }
     next.click();
     var href = next.getAttribute("href") || "";
     var target = href.charAt(0) === "#" ? document.getElementById(href.slice(1)) : null;

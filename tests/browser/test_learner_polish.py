@@ -174,3 +174,35 @@ def test_switching_language_replaces_a_fragment_left_in_the_form(page, site):
     page.get_by_role("button", name="Español").click()
 
     page.wait_for_url(re.compile(r"/phase/10/#q-10-03$"))
+
+
+def test_n_on_the_reviews_page_puts_the_focus_in_the_next_review(page, site):
+    """"Next review" swaps the page's main part: the focus went to the page's body."""
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    create_account(page, site, "keys-reviews")
+    page.goto(site + "/phase/10/")
+    for code in ("q-10-01", "q-10-02"):  # both wrong: both come back tomorrow
+        card = page.locator(f"#{code}")
+        card.locator("input[name=choice]").first.check()
+        card.locator("button[type=submit]").click()
+        card.get_by_role("heading", name="Not quite").wait_for()
+
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        page.goto(site + "/reviews/")
+        expect(page.get_by_text("Keyboard shortcuts")).to_be_visible()
+        first = page.locator("article.question")
+        first.locator("input[name=choice]").first.focus()
+        page.keyboard.press("1")
+        page.keyboard.press("Enter")
+        first.locator(".feedback h3").wait_for()
+        code = first.get_attribute("id")
+        page.keyboard.press("n")
+        page.get_by_text("Review 2 of 2").wait_for()
+
+        second = page.locator("article.question")
+        assert second.get_attribute("id") != code
+        expect(second).to_be_focused()
