@@ -177,7 +177,7 @@ def test_switching_language_replaces_a_fragment_left_in_the_form(page, site):
 
 
 def test_n_on_the_reviews_page_puts_the_focus_in_the_next_review(page, site):
-    """"Next review" swaps the page's main part: the focus went to the page's body."""
+    """ "Next review" swaps the page's main part: the focus went to the page's body."""
     from datetime import timedelta
 
     import time_machine
