@@ -173,6 +173,9 @@ def time_zone_set(request: HttpRequest) -> HttpResponse:
     next login and in the session now."""
     current = request.session.get(SESSION_TIME_ZONE, "")
     form = TimeZoneForm(request.POST or None, initial={"time_zone": current})
+    # Back where the link was (the admin's "Times in …"), else My progress, whose note
+    # links here.
+    next_url = request.POST.get("next") or request.GET.get("next") or ""
     if request.method == "POST" and form.is_valid():
         name = form.cleaned_data["time_zone"]
         language = (get_language() or "en")[:2]  # one of LANGUAGES: the middleware's
@@ -182,10 +185,10 @@ def time_zone_set(request: HttpRequest) -> HttpResponse:
         else:  # the browser's, reported by static/js/tz.js
             request.session.pop(SESSION_TIME_ZONE, None)
         messages.success(request, _("Your time zone is saved."))
-        return redirect("progress:my_progress")
-    return render(
-        request, "accounts/time_zone.html", {"form": form}, status=400 if form.errors else 200
-    )
+        back = _page_to_return_to(request, next_url)
+        return redirect(back if back != "/" else "progress:my_progress")
+    context = {"form": form, "next": next_url}
+    return render(request, "accounts/time_zone.html", context, status=400 if form.errors else 200)
 
 
 def password_changed_audit(request: HttpRequest, **detail) -> None:

@@ -35,6 +35,24 @@ def test_a_chosen_zone_is_kept_on_the_profile_and_shown_now(learner_client, lear
     assert "Dates are shown in the time zone Asia/Tokyo." in page
 
 
+def test_a_zone_chosen_from_the_admin_goes_back_there(client):
+    from tests.factories import UserFactory
+
+    client.force_login(UserFactory(username="teach", is_staff=True))
+    form = client.get("/time-zone/?next=/admin/teaching/cohort/").content.decode()
+
+    back = client.post(
+        "/time-zone/", {"time_zone": "Asia/Tokyo", "next": "/admin/teaching/cohort/"}
+    )
+    elsewhere = client.post(
+        "/time-zone/", {"time_zone": "Asia/Tokyo", "next": "https://evil.example/"}
+    )
+
+    assert '<input type="hidden" name="next" value="/admin/teaching/cohort/">' in form
+    assert back["Location"] == "/admin/teaching/cohort/"
+    assert elsewhere["Location"] == "/progress/"
+
+
 def test_the_browsers_zone_again_leaves_the_cookie_to_say(learner_client, learner):
     learner_client.post("/time-zone/", {"time_zone": "Asia/Tokyo"})
     learner_client.cookies["tz"] = "Europe/Madrid"

@@ -72,7 +72,10 @@ def test_the_admin_names_its_time_zone_and_invites_are_named_in_it(client):
         client.force_login(admin)
         html = " ".join(client.get("/admin/accounts/invite/").content.decode().split())
 
-    assert '<span class="time-zone">Times in Asia/Tokyo.</span>' in html
+    assert (
+        '<a class="time-zone" href="/time-zone/?next=/admin/accounts/invite/">'
+        "Times in Asia/Tokyo.</a>"
+    ) in html
     assert "invite Jan. 6, 2027, 8:30 a.m. JST" in html  # not the UTC 23:30 of the 5th
 
 
