@@ -66,9 +66,14 @@ class ItemStats:
 
     @property
     def most_missed(self) -> tuple[str, int, float] | None:
-        """The expected mention missed most often (free questions)."""
+        """The expected mention missed most often (free questions): (label, misses,
+        share); mentions missed as often share the line, their labels joined by "; "."""
         misses = [m for m in self.miss_rates if m[1]]
-        return max(misses, key=lambda m: m[1]) if misses else None
+        if not misses:
+            return None
+        most = max(m[1] for m in misses)
+        tied = [m for m in misses if m[1] == most]
+        return "; ".join(m[0] for m in tied), most, tied[0][2]
 
     @property
     def pick_rates(self) -> list[tuple[str, int, float, bool, float | None]]:

@@ -151,3 +151,17 @@ def test_item_statistics_leave_out_a_question_an_import_retired(
     assert round(items["q-10-01"].item_rest, 4) == 0.1667
     [phase] = results.reliabilities
     assert (phase.learners, phase.questions, round(phase.alpha, 4)) == (5, 4, 0.1905)
+
+
+def test_mentions_missed_as_often_are_named_together():
+    """Two mentions each missed by every answer: naming one hid the other."""
+    from teaching.selectors.item_figures import ItemStats
+
+    stats = ItemStats(
+        question=None,
+        mention_misses=[("identity", 2), ("large gradient", 4), ("clipping", 4)],
+        free_answers=4,
+    )
+
+    assert stats.most_missed == ("large gradient; clipping", 4, 1.0)
+    assert ItemStats(question=None).most_missed is None
