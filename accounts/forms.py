@@ -191,6 +191,20 @@ class AccountCreateForm(NoColonMixin, UsernameChecksMixin, UserCreationForm):
     class Meta(UserCreationForm.Meta):
         fields = ("username",)
 
+    def full_clean(self):
+        """The focus goes to the first field in error, not back to the username Django
+        always focuses; a password error to the first password box, since both come back
+        empty."""
+        super().full_clean()
+        errant = next((name for name in self.fields if name in self.errors), None)
+        if errant is None:
+            return
+        for field in self.fields.values():
+            field.widget.attrs.pop("autofocus", None)
+        self.fields["password1" if errant == "password2" else errant].widget.attrs["autofocus"] = (
+            True
+        )
+
     def save(self, commit=True):  # pragma: no cover - accounts are made by the services
         raise NotImplementedError("Use accounts.services to create accounts.")
 

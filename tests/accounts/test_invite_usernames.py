@@ -212,3 +212,22 @@ def test_parallel_posts_to_a_link_check_no_more_than_the_limit(settings):
         checked = sum(pool.map(post, range(2 * LINK_FAILURES)))
 
     assert checked == LINK_FAILURES
+
+
+@pytest.mark.parametrize(
+    ("changes", "focused"),
+    [
+        ({"password2": "different-Pass-99"}, "id_password1"),
+        ({"username": "has space!"}, "id_username"),
+    ],
+)
+def test_a_refused_form_focuses_the_field_in_error(client, changes, focused):
+    import re
+
+    _invite, url = invite_create()
+
+    html = client.post(link_path(url), account_form("focus-me") | changes).content.decode()
+
+    autofocused = re.findall(r"<input[^>]*\bautofocus\b[^>]*>", html)
+    assert len(autofocused) == 1
+    assert f'id="{focused}"' in autofocused[0]
