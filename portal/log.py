@@ -14,9 +14,12 @@ from urllib.parse import unquote
 
 # A link's secret, whole or broken (an e-mail's line break or a space inside it, sent
 # as %0A or %20): everything after /setup/ or /invite/ up to the query, the fragment, a
-# quote or the request line's " HTTP/". Not the admin's own pages of the invites
-# (/admin/accounts/invite/add/, …/12/change/), which hold no secret.
-SECRET_PATH = re.compile(r"(?<!/accounts)/(setup|invite)/(?:(?!\sHTTP/)[^?#\"'])+", re.IGNORECASE)
+# quote or the request line's " HTTP/", a last "/" kept. Not the admin's own pages of
+# the invites (/admin/accounts/invite/add/, …/12/change/), which hold no secret.
+SECRET_PATH = re.compile(
+    r"(?<!/accounts)/(setup|invite)/(?:(?!\sHTTP/)[^?#\"'])+?(?=/?(?:[?#\"']|\sHTTP/|$))",
+    re.IGNORECASE,
+)
 # A one-time secret wherever it stands, for a path that only looks like a link
 # ("/INVITE/…/", "/invite;x/…/" are warned about as 404s, their token still live): a
 # word of exactly the secret's length (`secrets.token_urlsafe(32)`: 43 characters).

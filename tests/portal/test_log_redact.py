@@ -103,7 +103,7 @@ def test_a_secret_broken_by_a_space_or_a_line_break_is_redacted(gap):
     for line in lines:
         logged = redact(line)
         assert SECRET[:15] not in logged and SECRET[15:] not in logged
-    assert redact(lines[1]).startswith('"GET /invite/[redacted] HTTP/1.1" 404')
+    assert redact(lines[1]).startswith('"GET /invite/[redacted]/ HTTP/1.1" 404')
 
 
 def test_gunicorns_error_log_quotes_no_secret():
