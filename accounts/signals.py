@@ -61,11 +61,11 @@ def on_login_failed(sender, credentials, request=None, **kwargs):
 
 
 def _first_refusal(subject: str, request, locked_until) -> bool:
-    """Whether this refusal is the first of its wait for this username (ANY_ACCOUNT: any)
-    and address: the
-    log keeps one row per wait, not one per try (refused tries cost the sender nothing,
-    and a row each would let anyone fill the disk). Failures are rows each, and the
-    throttle bounds them. Counted where every worker sees it (portal/counters.py)."""
+    """Whether this refusal is the first of its wait for this username (ANY_ACCOUNT: for
+    any username) and address: the log keeps one row per wait, not one per try (refused
+    tries cost the sender nothing, and a row each would let anyone fill the disk).
+    Failures are rows each, and the throttle bounds them. Counted where every worker
+    sees it (portal/counters.py)."""
     wait = max(locked_until - timezone.now(), timedelta(0)) + timedelta(seconds=1)
     key = hashlib.sha256(f"{client_ip(request)}:{subject}".encode()).hexdigest()
     return count_up(f"login-refused:{key}", wait) == 1

@@ -89,8 +89,12 @@ def _orm_count_up(key: str, now, window: timedelta) -> int:
 
 
 def _returns_rows(connection) -> bool:
-    """Whether an INSERT or UPDATE can return what it wrote (not SQLite before 3.35)."""
-    return connection.features.can_return_columns_from_insert
+    """Whether the upsert runs here: SQLite from 3.35 or PostgreSQL, whose INSERT can
+    return what it wrote and which both know ON CONFLICT (MariaDB and Oracle do not)."""
+    return (
+        connection.vendor in {"sqlite", "postgresql"}
+        and connection.features.can_return_columns_from_insert
+    )
 
 
 def _cache_key(key: str) -> str:
@@ -104,7 +108,11 @@ def _cache_count_up(key: str, window: timedelta) -> int:
     except ValueError:  # the window's first count; add() loses to a parallel first
         if cache.add(key, 1, timeout=seconds):
             return 1
-        count = cache.incr(key)
+        try:
+            count = cache.incr(key)
+        except ValueError:  # and that first's key has expired since: start another
+            cache.add(key, 1, timeout=seconds)
+            return 1
     if count == 1:
         # Django's RedisCache.incr asks EXISTS, then INCR: a key that expired between
         # the two is made again by INCR, with no expiry, and the count would never

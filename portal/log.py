@@ -17,13 +17,16 @@ from urllib.parse import unquote
 # quote or the request line's " HTTP/", a last "/" kept. Not the admin's own pages of
 # the invites (/admin/accounts/invite/add/, …/12/change/), which hold no secret.
 SECRET_PATH = re.compile(
-    r"(?<!/accounts)/(setup|invite)/(?:(?!\sHTTP/)[^?#\"'])+?(?=/?(?:[?#\"']|\sHTTP/|$))",
+    r"(?<!/admin/accounts)/(setup|invite)/(?:(?!\sHTTP/)[^?#\"'])+?(?=/?(?:[?#\"']|\sHTTP/|$))",
     re.IGNORECASE,
 )
 # A one-time secret wherever it stands, for a path that only looks like a link
 # ("/INVITE/…/", "/invite;x/…/" are warned about as 404s, their token still live): a
 # word of exactly the secret's length (`secrets.token_urlsafe(32)`: 43 characters).
 SECRET_WORD = re.compile(r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])")
+
+
+ENDS_ENCODED = re.compile(r"%(3[fF]|23|22|27)")
 
 
 def _printable(text: str) -> str:
@@ -37,7 +40,9 @@ def _printable(text: str) -> str:
 def redact(value):
     if not isinstance(value, str):
         return value
-    decoded = unquote(value)
+    # Decoded as Django routes it, but for the characters that end a secret's match: an
+    # encoded "?" inside a path is part of the path, and must not cut the secret short.
+    decoded = unquote(ENDS_ENCODED.sub(r"%25\1", value))
     if SECRET_PATH.search(decoded) is None and SECRET_WORD.search(decoded) is None:
         return value
     # Logged decoded: redacting the encoded form could leave an encoded secret whole.

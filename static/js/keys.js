@@ -36,11 +36,27 @@
   window.addEventListener("load", function () { setTimeout(focusLinkedBox, 0); });
   window.addEventListener("hashchange", focusLinkedBox);
 
-  function focusFirstCard() {
-    var card = document.querySelector("article.question");
-    if (!card) return;
-    var box = card.querySelector("form.answer-form [name=text]");
-    (box || card).focus();
+  // "Next review" swaps the page's main part: the new card (or the day's summary), not
+  // the page, takes the focus once the old card is gone (the header's badge, swapped out
+  // of band, settles first). Nothing is left listening if the request fails.
+  function focusAfterSwap(oldCard) {
+    var body = document.body;
+    function done() {
+      body.removeEventListener("htmx:afterSettle", settled);
+      body.removeEventListener("htmx:responseError", done);
+      body.removeEventListener("htmx:sendError", done);
+    }
+    function settled() {
+      if (body.contains(oldCard)) return;
+      done();
+      var card = document.querySelector("article.question");
+      var box = card && card.querySelector("form.answer-form [name=text]");
+      var target = box || card || document.getElementById("review-summary-title");
+      if (target) target.focus();
+    }
+    body.addEventListener("htmx:afterSettle", settled);
+    body.addEventListener("htmx:responseError", done);
+    body.addEventListener("htmx:sendError", done);
   }
 
   // N: follow the card's "Next question". On this page, a free or numeric question's text
@@ -49,10 +65,7 @@
   function goNext(card) {
     var next = card.querySelector("a[data-next]");
     if (!next) return;
-    if (next.hasAttribute("data-hx-get")) {
-      // "Next review" swaps the page's main part: its card, not the page, takes the focus.
-      document.body.addEventListener("htmx:afterSettle", focusFirstCard, { once: true });
-    }
+    if (next.hasAttribute("data-hx-get")) focusAfterSwap(card);
     next.click();
     var href = next.getAttribute("href") || "";
     var target = href.charAt(0) === "#" ? document.getElementById(href.slice(1)) : null;

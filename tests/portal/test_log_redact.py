@@ -106,6 +106,20 @@ def test_a_secret_broken_by_a_space_or_a_line_break_is_redacted(gap):
     assert redact(lines[1]).startswith('"GET /invite/[redacted]/ HTTP/1.1" 404')
 
 
+@pytest.mark.parametrize("encoded", ["%3F", "%3f", "%23", "%27", "%22"])
+def test_an_encoded_query_mark_inside_a_secret_does_not_cut_its_redaction(encoded):
+    logged = redact(f"Not Found: /invite/{SECRET[:20]}{encoded}{SECRET[20:]}/")
+
+    assert SECRET[:20] not in logged and SECRET[20:] not in logged
+
+
+@pytest.mark.parametrize("prefix", ["/accounts", "/invite;x"])
+def test_only_the_admins_invite_pages_are_left_as_they_are(prefix):
+    logged = redact(f"Not Found: {prefix}/invite/{SECRET[:15]}%20{SECRET[15:]}/")
+
+    assert SECRET[:15] not in logged and SECRET[15:] not in logged
+
+
 def test_gunicorns_error_log_quotes_no_secret():
     """gunicorn quotes a request line it refuses (a tab, a raw non-ASCII byte)."""
     import io
