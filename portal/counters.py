@@ -97,12 +97,8 @@ def _returns_rows(connection) -> bool:
     )
 
 
-def _cache_key(key: str) -> str:
-    return f"count:{key}"
-
-
 def _cache_count_up(key: str, window: timedelta) -> int:
-    key, seconds = _cache_key(key), max(int(window.total_seconds()), 1)
+    key, seconds = f"count:{key}", max(int(window.total_seconds()), 1)
     try:
         count = cache.incr(key)  # the common case: a later count in a live window
     except ValueError:  # the window's first count; add() loses to a parallel first

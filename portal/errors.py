@@ -71,6 +71,9 @@ def error_response(request: HttpRequest, error: AppError) -> HttpResponse:
     return problem_response(request, status=error.status, message=error.message, kept_text=text)
 
 
+ANSWER_VIEWS = frozenset({"progress:answer", "progress:draft"})
+
+
 def _way_back(request: HttpRequest) -> dict:
     """Where an error page leads: the admin's index from inside the admin (an instructor
     who mistyped an admin address was sent back to the learners' phases), else home."""
@@ -79,14 +82,11 @@ def _way_back(request: HttpRequest) -> dict:
     except Exception:  # an error page must render even when the URLconf is what failed
         admin_index = None
     if admin_index and request.path.startswith(admin_index):
-        return {"back_url": admin_index, "back_label": _("Back to the admin"), "in_admin": True}
+        return {"back_url": admin_index, "back_label": _("Back to the admin")}
     # An answer's or draft's address: the 405 page says the typed answer is kept.
     match = getattr(request, "resolver_match", None)
     about_answers = match is not None and match.view_name in ANSWER_VIEWS
     return {"back_url": "/", "back_label": _("Back to phases"), "about_answers": about_answers}
-
-
-ANSWER_VIEWS = frozenset({"progress:answer", "progress:draft"})
 
 
 def _handler(template: str, status: int, message):

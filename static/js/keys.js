@@ -36,6 +36,13 @@
   window.addEventListener("load", function () { setTimeout(focusLinkedBox, 0); });
   window.addEventListener("hashchange", focusLinkedBox);
 
+  // A card takes the focus by its text box if it has one, else itself (a choice
+  // question's card keeps it, for 1–9).
+  function focusCard(card) {
+    var box = card.querySelector("form.answer-form [name=text]");
+    (box || card).focus();
+  }
+
   // "Next review" swaps the page's main part: the new card (or the day's summary), not
   // the page, takes the focus once the old card is gone (the header's badge, swapped out
   // of band, settles first). Nothing is left listening if the request fails.
@@ -50,9 +57,8 @@
       if (body.contains(oldCard)) return;
       done();
       var card = document.querySelector("article.question");
-      var box = card && card.querySelector("form.answer-form [name=text]");
-      var target = box || card || document.getElementById("review-summary-title");
-      if (target) target.focus();
+      var summary = document.getElementById("review-summary-title");
+      if (card) focusCard(card); else if (summary) summary.focus();
     }
     body.addEventListener("htmx:afterSettle", settled);
     body.addEventListener("htmx:responseError", done);
@@ -81,8 +87,7 @@
       if (cards[i] !== card) continue;
       var following = cards[i + 1];
       if (location.hash !== "#" + following.id) location.hash = following.id;
-      var box = following.querySelector("form.answer-form [name=text]");
-      (box || following).focus();
+      focusCard(following);
       return true;
     }
     var nextPage = document.querySelector("a[rel=next]");
