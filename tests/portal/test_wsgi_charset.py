@@ -41,6 +41,30 @@ def test_a_codec_that_is_no_text_encoding_is_a_400(method, charset):
     assert b"no text encoding" in body
 
 
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain; CHARSET=rot13", "text/plain; Charset=zlib", "text/plain; charset*=bogus''rot13"],
+)
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_a_parameter_named_in_any_case_or_encoding_is_checked(method, content_type):
+    status, _body = _call(method, content_type)
+
+    assert status.startswith("400")
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["text/plain; x*=bogus''y", "multipart/form-data; boundary*=bogus''b"],
+)
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_a_parameter_in_an_unknown_rfc2231_encoding_is_a_400(method, content_type):
+    """Django's parser raised ValueError on it while building the request (red team 8)."""
+    status, body = _call(method, content_type)
+
+    assert status.startswith("400")
+    assert b"cannot be read" in body
+
+
 @pytest.mark.django_db
 def test_a_text_encoding_goes_on_to_django():
     status, _body = _call("GET", "text/plain; charset=latin-1")
