@@ -6,7 +6,7 @@ here. Django takes the name as the request's encoding while it builds the reques
 reading the query string with it raised a LookupError there, before any middleware: a
 bare 500 on any address, logged out (the red team's round 7). A parameter Django cannot
 read at all (an RFC 2231 value in an unknown encoding, `x*=bogus''y`) is answered 400 here
-too: Django's parser raised ValueError while building the request (round 8, which also
+too: Django's parser raised ValueError while building the request (round 10, which also
 found `CHARSET=` in capitals passing the check).
 """
 

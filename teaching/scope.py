@@ -11,8 +11,12 @@ from .models import Cohort
 
 def users_in_scope(user):
     """Ids of the users whose records `user` may read: the learners of the cohorts they
-    teach, and themselves. A subquery; superusers are not limited (callers check)."""
-    members = Cohort.learners.through.objects.filter(cohort__in=Cohort.objects.taught_by(user))
+    teach, and themselves. A subquery; superusers are not limited (callers check). Staff
+    among a cohort's learners are left out, as of every figure (`cohort_learner_ids`):
+    another instructor's audit trail tells of other cohorts (red team 10)."""
+    members = Cohort.learners.through.objects.filter(
+        cohort__in=Cohort.objects.taught_by(user), user__is_staff=False
+    )
     return (
         get_user_model()
         .objects.filter(Q(pk__in=members.values("user_id")) | Q(pk=user.pk))

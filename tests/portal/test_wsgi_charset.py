@@ -58,7 +58,7 @@ def test_a_parameter_named_in_any_case_or_encoding_is_checked(method, content_ty
 )
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_a_parameter_in_an_unknown_rfc2231_encoding_is_a_400(method, content_type):
-    """Django's parser raised ValueError on it while building the request (red team 8)."""
+    """Django's parser raised ValueError on it while building the request (red team 10)."""
     status, body = _call(method, content_type)
 
     assert status.startswith("400")

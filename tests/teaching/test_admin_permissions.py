@@ -213,3 +213,28 @@ def test_an_invite_without_a_note_is_named_in_the_viewers_language(admin_client)
 
     assert "invitación " in html
     assert ">invite " not in html
+
+
+def test_another_instructor_in_my_cohort_stays_out_of_my_scope(client, instructor):
+    """A staff account among a cohort's learners (promoted, still a member) is left
+    out of what the cohort's instructor reads, as it is of every figure: its audit
+    trail holds another cohort's overrides and reasons (red team 10)."""
+    mine = Cohort.objects.create(name="Mine")
+    mine.instructors.add(instructor)
+    other = UserFactory(username="otherteach", is_staff=True)
+    mine.learners.add(other)
+    learner = UserFactory(username="learnb")
+    mine.learners.add(learner)
+    AuditEvent.objects.create(
+        kind=AuditKind.LOGIN, user=other, subject="Secret note about a cohort B learner"
+    )
+    AuditEvent.objects.create(kind=AuditKind.LOGIN, user=learner, subject="learnb logged in")
+    client.force_login(instructor)
+
+    audit = client.get("/admin/audit/auditevent/").content.decode()
+    page = client.get(f"/admin/auth/user/{other.pk}/change/")
+
+    assert "learnb logged in" in audit
+    assert "Secret note" not in audit
+    assert page.status_code == 404
+    assert client.get(f"/admin/auth/user/{learner.pk}/change/").status_code == 200
