@@ -17,11 +17,20 @@ revision the form showed, a random nonce and a binding to the login that rendere
   or a password change it grades nothing. It is checked only when the poster is logged
   in; a post after the session expired can only be kept apart as a draft for its
   learner, which the learner sees and confirms after logging in again.
-- The binding ends with a keyed hash of the password hash alone (the account mark),
+- The binding goes on with a keyed hash of the password hash alone (the account mark),
   which needs no session: a post without a login keeps a draft only when the account's
   password is still the one the token was made under, and only within a day
   (`LOGGED_OUT_MAX_AGE`). Any token lives at most as long as a session can
   (`MAX_AGE`, the session cookie's age).
+- It ends with a keyed hash of the browser's CSRF cookie (the browser mark): only the
+  browser the form was made for keeps an answer without a login, so a token copied
+  elsewhere cannot plant text the learner is told they sent (red team 10). A login
+  changes the cookie, and a form whose cookie changed fails Django's CSRF check anyway,
+  so the learner's own posts never meet a changed cookie. Tokens made without one (no
+  cookie yet, or made before the mark) are held to the account mark alone.
+- The key a login's tokens are bound with is made at the login (`form_key_start`), so
+  two tabs opened together after it share one; made lazily by the first form, the
+  second tab's session save replaced the first's key and its answers were refused.
 """
 
 from __future__ import annotations
@@ -62,30 +71,49 @@ class SubmissionToken:
         login_part = _binding(session=session, user=user).partition(".")[0]
         return constant_time_compare(self.binding.partition(".")[0], login_part)
 
-    def of_account(self, user) -> bool:
-        """Whether the token was made under `user`'s current password (no session needed)."""
-        _session_part, _dot, mark = self.binding.partition(".")
-        return bool(mark) and constant_time_compare(mark, _account_mark(user))
+    def of_account(self, user, *, browser: str) -> bool:
+        """Whether the token was made under `user`'s current password (no session needed)
+        and for the browser whose CSRF cookie is `browser`, where it names one."""
+        _session_part, mark, browser_mark, *_rest = [*self.binding.split("."), "", ""]
+        if not mark or not constant_time_compare(mark, _account_mark(user)):
+            return False
+        return not browser_mark or constant_time_compare(browser_mark, _browser_mark(browser))
 
 
 def _account_mark(user) -> str:
     return salted_hmac(f"{SALT}.account", user.get_session_auth_hash()).hexdigest()[:16]
 
 
-def _binding(*, session, user) -> str:
+def browser_of(request) -> str:
+    """The CSRF cookie `request` came with ("" for none): the browser a token names."""
+    return request.COOKIES.get(settings.CSRF_COOKIE_NAME, "")
+
+
+def _browser_mark(browser: str) -> str:
+    return salted_hmac(f"{SALT}.browser", browser).hexdigest()[:16]
+
+
+def form_key_start(session) -> None:
+    """Give a new login the key its forms' tokens are bound with (at the login)."""
+    session[SESSION_KEY] = secrets.token_hex(16)
+
+
+def _binding(*, session, user, browser: str = "") -> str:
     form_key = session.get(SESSION_KEY)
     if form_key is None:
-        # The first form of this login; the session is saved with the response. A login
-        # starts with a fresh session, so a new login means a new key.
+        # A login from before keys were made at login: the first form makes it; the
+        # session is saved with the response.
         form_key = session[SESSION_KEY] = secrets.token_hex(16)
     auth_hash = user.get_session_auth_hash()
     login_part = salted_hmac(SALT, f"{form_key}:{auth_hash}").hexdigest()[:24]
-    return f"{login_part}.{_account_mark(user)}"
+    binding = f"{login_part}.{_account_mark(user)}"
+    return f"{binding}.{_browser_mark(browser)}" if browser else binding
 
 
-def token_binding(*, session, user) -> str:
-    """The login's binding, to issue many tokens for one page with one hash."""
-    return _binding(session=session, user=user)
+def token_binding(*, session, user, browser: str = "") -> str:
+    """The login's binding, to issue many tokens for one page with one hash; `browser`:
+    the CSRF cookie the request came with ("" for none)."""
+    return _binding(session=session, user=user, browser=browser)
 
 
 def token_issue(
@@ -96,10 +124,12 @@ def token_issue(
     revision_id: int,
     binding: str | None = None,
     latest: int | None = None,
+    browser: str = "",
 ) -> str:
     """A token for one form; `latest`: the learner's latest attempt id at the question
-    as the form shows it (0: none), or None not to check for answers sent since."""
-    binding = binding or _binding(session=session, user=user)
+    as the form shows it (0: none), or None not to check for answers sent since;
+    `browser`: the request's CSRF cookie, where `binding` is not given."""
+    binding = binding or _binding(session=session, user=user, browser=browser)
     payload = [user.pk, question_id, revision_id, secrets.token_hex(16), binding]
     if latest is not None:
         payload.append(latest)

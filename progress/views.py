@@ -51,7 +51,7 @@ from .services import (
     draft_submit,
 )
 from .tokens import SESSION_KEY as TOKEN_SESSION_KEY
-from .tokens import token_binding, token_issue
+from .tokens import browser_of, token_binding, token_issue
 
 CARD = "progress/_question.html"
 FORM_ERRORS = "form_errors"  # session key: messages for forms shown again after a redirect
@@ -79,13 +79,14 @@ def _show_form(request: HtmxHttpRequest, state: QuestionState, binding: str = ""
         revision_id=state.revision.pk,
         binding=binding or None,
         latest=state.latest_seen,
+        browser=browser_of(request),
     )
 
 
 def _show_forms(request: HtmxHttpRequest, states, *, also: str | None = None) -> None:
     """Forms for the unanswered questions, for question `also` and for those answered
     again in a draft not sent yet (an answer deletes its drafts); feedback elsewhere."""
-    binding = token_binding(session=request.session, user=request.user)
+    binding = token_binding(session=request.session, user=request.user, browser=browser_of(request))
     for state in states:
         waiting = state.draft is not None or state.kept is not None
         if state.latest is None or state.question.code == also or waiting:
@@ -176,6 +177,7 @@ def answer(request: HtmxHttpRequest, code: str) -> HttpResponse:
             raw_token=request.POST.get("token", ""),
             post=request.POST,
             language=(get_language() or "en")[:2],
+            browser=browser_of(request),
         )
     except SubmissionRefused as refused:
         return _refused_response(request, question, refused)
@@ -317,6 +319,7 @@ def draft(request: HtmxHttpRequest, code: str) -> HttpResponse:
             question=question,
             raw_token=request.POST.get("token", ""),
             post=request.POST,
+            browser=browser_of(request),
         )
     except SubmissionRefused as refused:
         return HttpResponse(status=refused.status)

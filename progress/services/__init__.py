@@ -11,9 +11,9 @@ from .attempts import (
 )
 from .drafts import draft_from_refused, draft_save
 from .recounts import RECOUNT_LEARNERS, learner_phase_recount, learner_question_rebuild
+from .refusals import MAX_ANSWER_CHARS, answer_too_long
 from .standings import phase_first_right_copy, standing_add, standing_locked
 from .submission import (
-    MAX_ANSWER_CHARS,
     MAX_CHOICES,
     MAX_KEY_CHARS,
     Answered,
@@ -32,7 +32,6 @@ from .submission import (
     answer_parse,
     answer_raw,
     answer_submit,
-    answer_too_long,
     draft_submit,
 )
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.utils import formats, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -15,7 +14,7 @@ from portal.exceptions import AppError
 from portal.invisible import visible
 from quizzes.changes import key_changed, revision_content
 from quizzes.enums import QuestionKind
-from quizzes.grading.numeric import MAX_CHARS, NumberRefused, number_read, plain
+from quizzes.grading.numeric import NumberRefused, number_read, plain
 from quizzes.models import Question, QuestionRevision
 
 from ..models import Attempt, Draft, LearnerQuestion, ReviewCard
@@ -23,10 +22,9 @@ from ..tokens import LOGGED_OUT_MAX_AGE, MAX_AGE, BadToken, SubmissionToken, tok
 from .attempts import attempt_store
 from .drafts import draft_save
 from .pace import answer_pace_take
+from .refusals import MAX_KEPT_CHARS, answer_too_long, number_refusal
 from .standings import AnsweredSince
 
-MAX_ANSWER_CHARS = 10_000
-MAX_KEPT_CHARS = 5 * MAX_ANSWER_CHARS  # what a refused or unsent answer keeps of its text
 MAX_CHOICES = 26  # option keys are letters
 MAX_KEY_CHARS = 8
 
@@ -196,13 +194,14 @@ def _token_for(*, question: Question, raw_token: str, max_age=MAX_AGE) -> Submis
     return token
 
 
-def _keep_logged_out(*, raw_token: str, question: Question, post) -> None:
+def _keep_logged_out(*, raw_token: str, question: Question, post, browser: str) -> None:
     token = _token_for(question=question, raw_token=raw_token, max_age=LOGGED_OUT_MAX_AGE)
     learner = get_user_model().objects.filter(pk=token.learner_id, is_active=True).first()
     if learner is None:
         raise FormUnusable()  # the account is gone: nobody to keep it for
-    if not token.of_account(learner):
-        raise FormUnusable()  # made before a password change: it writes nothing
+    if not token.of_account(learner, browser=browser):
+        # Made before a password change, or for another browser: it writes nothing.
+        raise FormUnusable()
     draft_save(
         learner_id=token.learner_id,
         question_id=question.pk,
@@ -211,11 +210,11 @@ def _keep_logged_out(*, raw_token: str, question: Question, post) -> None:
     )
 
 
-def _token_of_this_login(*, user, session, question: Question, raw_token: str, post):
+def _token_of_this_login(*, user, session, question: Question, raw_token: str, post, browser: str):
     token = _token_for(question=question, raw_token=raw_token)
     if token.learner_id != user.pk:
         try:
-            _keep_logged_out(raw_token=raw_token, question=question, post=post)
+            _keep_logged_out(raw_token=raw_token, question=question, post=post, browser=browser)
         except FormUnusable:  # over a day old, or its account changed: kept for nobody
             raise FormOfAnotherAccount() from None
         raise FormOfAnotherAccount(FormOfAnotherAccount.kept_message)
@@ -227,9 +226,17 @@ def _token_of_this_login(*, user, session, question: Question, raw_token: str, p
 
 
 def answer_submit(
-    *, user, session, question: Question, raw_token: str, post, language: str
+    *,
+    user,
+    session,
+    question: Question,
+    raw_token: str,
+    post,
+    language: str,
+    browser: str = "",
 ) -> Answered | KeptWhileLoggedOut:
-    """Check one posted answer and record it as an attempt.
+    """Check one posted answer and record it as an attempt. `browser`: the poster's
+    CSRF cookie, which an answer kept without a login must match (progress.tokens).
 
     Raises a `SubmissionRefused`; nothing is recorded then, except what the learner
     typed, kept as a draft where the poster may keep it.
@@ -238,12 +245,17 @@ def answer_submit(
         message = _("This question (%(code)s) has been retired and takes no answers.")
         raise QuestionRetired(message % {"code": question.code}, keep=answer_raw(post))
     if not user.is_authenticated:
-        _keep_logged_out(raw_token=raw_token, question=question, post=post)
+        _keep_logged_out(raw_token=raw_token, question=question, post=post, browser=browser)
         return KeptWhileLoggedOut()
     kept = answer_raw(post)
     try:
         token = _token_of_this_login(
-            user=user, session=session, question=question, raw_token=raw_token, post=post
+            user=user,
+            session=session,
+            question=question,
+            raw_token=raw_token,
+            post=post,
+            browser=browser,
         )
     except FormUnusable:
         raise FormOutOfDate(keep=kept) from None
@@ -281,14 +293,21 @@ def answer_submit(
     return Answered(revision=revision, **stored)
 
 
-def draft_submit(*, user, session, question: Question, raw_token: str, post) -> None:
+def draft_submit(
+    *, user, session, question: Question, raw_token: str, post, browser: str = ""
+) -> None:
     """Keep what the learner is typing, for the form's learner."""
     if not user.is_authenticated:
-        _keep_logged_out(raw_token=raw_token, question=question, post=post)
+        _keep_logged_out(raw_token=raw_token, question=question, post=post, browser=browser)
         return
     try:
         _token_of_this_login(
-            user=user, session=session, question=question, raw_token=raw_token, post=post
+            user=user,
+            session=session,
+            question=question,
+            raw_token=raw_token,
+            post=post,
+            browser=browser,
         )
     except FormOfEndedLogin:
         return  # kept as the learner's own draft all the same
@@ -296,60 +315,6 @@ def draft_submit(*, user, session, question: Question, raw_token: str, post) -> 
     # The learner typed on from what was kept while logged out (the form showed it):
     # their own draft now holds the newest text, so the kept one must not mask it.
     Draft.objects.filter(learner=user, question=question, logged_out=True).delete()
-
-
-def _number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
-    """What to tell a learner whose answer is not read as a number: how to write it."""
-    if refused.reason == "empty":
-        return _("Write a number first.")
-    if refused.reason == "ambiguous":
-        return _(
-            "“%(text)s” can be read two ways. Write a thousand as 1000 or 1 000, and "
-            "decimals with one point or comma: 1.5 or 1,5."
-        ) % {"text": refused.text}
-    if refused.reason == "marks":
-        return _(
-            "Use at most one decimal point or comma, and group thousands with spaces: "
-            "2 415 919 104.5."
-        )
-    if refused.reason == "long":
-        return _("A number takes at most %(max)s characters; this answer has %(length)s.") % {
-            "max": MAX_CHARS,
-            "length": formats.number_format(len(refused.text), force_grouping=True),
-        }
-    if refused.reason == "range":
-        return _(
-            "“%(text)s” is out of the range of this course's quantities: write a number "
-            "from 1e-99 to 1e99 in size, or 0."
-        ) % {"text": refused.text}
-    if refused.reason == "groups":
-        return _("Group digits in threes with spaces, as in 2 415 919 104, or not at all.")
-    unit = revision.unit(translation.get_language() or "en")
-    if refused.reason == "unit" and unit:
-        return _("Write the number, in %(unit)s: for example 3.5 or 3.5 %(unit)s.") % {"unit": unit}
-    if refused.reason == "unit":
-        return _("Write the number alone, without a unit.")
-    return _("Write a number in digits, such as 3.5, 3,5 or 2.4e9.")
-
-
-def answer_too_long(text: str) -> str:
-    """What is wrong with a free answer's length, or "": also said again over a kept
-    draft that is too long, so a reload does not hide why it was refused."""
-    if len(text) <= MAX_ANSWER_CHARS:
-        return ""
-    sizes = {
-        "length": formats.number_format(len(text), force_grouping=True),
-        "max": formats.number_format(MAX_ANSWER_CHARS, force_grouping=True),
-        "kept": formats.number_format(MAX_KEPT_CHARS, force_grouping=True),
-    }
-    message = _("The answer is too long: %(length)s characters, at most %(max)s.")
-    if len(text) > MAX_KEPT_CHARS:  # the box gets back only what answer_raw keeps
-        message = _(
-            "The answer is too long: %(length)s characters, at most %(max)s. Only "
-            "its first %(kept)s characters are kept below: copy the rest from "
-            "where you wrote it."
-        )
-    return message % sizes
 
 
 def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> dict:
@@ -363,7 +328,7 @@ def answer_parse(*, revision: QuestionRevision, keys: list[str], text: str) -> d
         try:
             value = number_read(text, units=revision.numeric_key.units)
         except NumberRefused as refused:
-            raise AnswerInvalid(_number_refusal(refused, revision)) from None
+            raise AnswerInvalid(number_refusal(refused, revision)) from None
         return {"text": text, "value": plain(value)}
     if revision.kind == QuestionKind.FREE:
         if "\x00" in text:

@@ -88,7 +88,7 @@ def test_a_text_kept_after_the_session_ended_wins_over_a_too_long_draft(
 
 
 def test_a_refused_text_is_kept_up_to_its_bound(seeds_imported, post_answer):
-    from progress.services.submission import MAX_KEPT_CHARS
+    from progress.services.refusals import MAX_KEPT_CHARS
 
     response = post_answer("q-10-03", text="z" * (MAX_KEPT_CHARS + 7))
 

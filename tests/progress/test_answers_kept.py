@@ -221,11 +221,30 @@ def test_a_form_sent_back_on_the_reviews_page_stays_a_review(seeds_imported, pos
     assert '<input type="hidden" name="context" value="reviews">' in html
 
 
-def test_a_csrf_failure_before_any_form_of_this_login_writes_nothing_to_the_session(
-    seeds_imported, learner
-):
+def test_a_csrf_failure_writes_nothing_to_the_session(seeds_imported, learner):
+    """The form comes back with what was typed, under the form key the login made: the
+    refused post writes no key of its own into the session."""
     client = Client(enforce_csrf_checks=True)
     client.force_login(learner)
+    key = client.session["_form_key"]  # made at the login
+
+    response = client.post(
+        "/question/q-10-03/answer/", {"token": "x", "text": "typed"}, headers=HTMX
+    )
+
+    assert response.status_code == 403
+    assert ">typed</textarea>" in response.content.decode()
+    assert client.session["_form_key"] == key
+
+
+def test_a_csrf_failure_in_a_login_without_a_form_key_writes_none(seeds_imported, learner):
+    """A login from before keys were made at login gets the plain 403: issuing a token
+    would write a key into its session on a request that failed the CSRF check."""
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(learner)
+    session = client.session
+    del session["_form_key"]
+    session.save()
 
     response = client.post(
         "/question/q-10-03/answer/", {"token": "x", "text": "typed"}, headers=HTMX
