@@ -208,3 +208,26 @@ def test_an_instructors_reason_is_quoted_in_the_learners_language_without_hidden
 
     assert "«<bdi>idea buena</bdi>»" in html
     assert "\u202e" not in html
+
+
+@pytest.mark.parametrize("reload", [False, True])
+def test_a_refused_answer_again_still_shows_the_verdict_that_stands(
+    seeds_imported, learner, learner_client, post_answer, reload
+):
+    """The form that says why the new answer was refused (too long) hides the feedback:
+    the answer that stands and its instructor's check are shown with it, in the reply
+    and after a reload (UX walk 17)."""
+    attempt = answer(learner, "q-10-03", text="no idea at all")
+    verdict_override(attempt=attempt, correct=True, reason="right idea", by=UserFactory())
+
+    response = post_answer("q-10-03", text="identity " + "y" * 10_100)
+    if reload:
+        response = learner_client.get("/phase/10/")
+    html = _text(response)
+    card = html[html.index('id="q-10-03') :]
+    card = card[: card.index('id="q-10-04"')] if 'id="q-10-04"' in card else card
+
+    assert "The answer is too long" in card
+    assert "The answer that stands, graded right: <q>no idea at all</q>" in card
+    assert card.count("The answer that stands") == 1
+    assert "Marked right by your instructor on " in card
