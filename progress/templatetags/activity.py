@@ -35,7 +35,10 @@ def activity_chart(days):
                 "total_h": _svg(total_h),
                 "right_y": _svg(round(TOP + plot - right_h, 1)),
                 "right_h": _svg(right_h),
-                "label_x": _svg(round(x + slot * 0.35, 1)),
+                # Under its bar, but the first day's from the left edge: centred, it
+                # would start before the chart and lose its day ("9 nov" read "nov").
+                "label_x": _svg(round(x + slot * 0.35, 1)) if index else "0",
+                "label_anchor": "middle" if index else "start",
                 "monday": day.day.weekday() == 0,
             }
         )
