@@ -36,6 +36,7 @@ class AttemptAdmin(
     list_select_related = ["learner", "question", "revision"]
     search_fields = ["learner__username", "question__code"]
     date_hierarchy = "created_at"
+    ordering = ["-created_at", "-id"]  # the latest first, as every other list of answers
 
     @admin.display(description=_("revision"))
     def revision_number(self, attempt):

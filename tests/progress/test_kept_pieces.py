@@ -246,5 +246,5 @@ def test_phase_page_status_and_heading_are_each_learners_own_after_being_kept(
     assert "0 of 5 answered, 0 right" in pages[1]
     assert '<a class="button" href="#q-10-01">Start: question 1</a>' in pages[1]
     assert "<title>Phase 10 · LLM from scratch</title>" in pages[1]
-    assert "0 de 5 respondidas, 0 bien" in pages[3]
+    assert "0 de 5 respondidas, acertadas: 0" in pages[3]
     assert "<title>Fase 10 · " in pages[3]

@@ -40,8 +40,8 @@ def test_one_answer_is_one_answer_in_the_charts_description(
     phase = " ".join(learner_client.get("/phase/10/").content.decode().split())
 
     assert '<desc id="activity-desc">1 answer, 1 right.</desc>' in html
-    assert '<desc id="activity-desc">1 respuesta, 1 bien.</desc>' in spanish
-    assert "1 de 5 respondidas, 1 bien" in phase  # not "1 correctas"
+    assert '<desc id="activity-desc">1 respuesta, correctas: 1.</desc>' in spanish
+    assert "1 de 5 respondidas, acertadas: 1" in phase  # not "1 acertadas"
 
 
 def test_the_activity_legend_agrees_in_number_in_spanish(seeds_imported, learner_client, learner):

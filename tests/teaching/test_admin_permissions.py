@@ -238,3 +238,14 @@ def test_another_instructor_in_my_cohort_stays_out_of_my_scope(client, instructo
     assert "Secret note" not in audit
     assert page.status_code == 404
     assert client.get(f"/admin/auth/user/{learner.pk}/change/").status_code == 200
+
+
+def test_the_attempts_list_shows_the_latest_first(client, instructor, attempt):
+    later = answer(attempt.learner, "q-10-02", keys=["A"])
+    client.force_login(instructor)
+
+    html = client.get("/admin/progress/attempt/").content.decode()
+
+    assert html.index(f"/admin/progress/attempt/{later.pk}/") < html.index(
+        f"/admin/progress/attempt/{attempt.pk}/"
+    )
