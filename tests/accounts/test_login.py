@@ -292,6 +292,24 @@ def test_admin_setting_another_users_password_is_audited(admin_client):
     )
 
 
+def test_a_superuser_sets_their_own_password_only_with_the_old_one(admin_client, admin_user):
+    """The user page's password form asks no old password: for one's own account it
+    leads to the change page that does (red team 10)."""
+    new = "another-Long-pass-77"
+    url = f"/admin/auth/user/{admin_user.pk}/password/"
+
+    shown = admin_client.get(url)
+    sent = admin_client.post(
+        url, {"password1": new, "password2": new, "set_usable_password": "true"}
+    )
+
+    admin_user.refresh_from_db()
+    assert shown.status_code == sent.status_code == 302
+    assert shown["Location"] == sent["Location"] == "/admin/password_change/"
+    assert not admin_user.check_password(new)
+    assert not AuditEvent.objects.filter(kind=AuditKind.PASSWORD_CHANGED).exists()
+
+
 def test_admin_password_change_page_is_the_admins(admin_client):
     html = admin_client.get("/admin/password_change/").content.decode()
 
