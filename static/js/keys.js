@@ -25,8 +25,12 @@
 
   // A link to a question ("Continue", "Next question", an index entry) lands on its
   // card: a free or numeric question's text box takes the focus there, so the learner
-  // types at once (a choice question's card keeps it, for 1–9).
+  // types at once (a choice question's card keeps it, for 1–9). With no link, the
+  // reviews page's one card takes the focus itself, not its text box (a phone would
+  // open its keyboard over the card): keys 1–9 work at once, one Tab reaches the box.
   function focusLinkedBox() {
+    var only = document.querySelector("[data-focus-on-load] article.question");
+    if (only && !location.hash && document.activeElement === document.body) only.focus();
     var card = location.hash ? document.getElementById(location.hash.slice(1)) : null;
     if (!card || !card.matches("article.question")) return;
     var box = card.querySelector("form.answer-form [name=text]");

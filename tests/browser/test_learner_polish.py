@@ -194,6 +194,10 @@ def test_n_on_the_reviews_page_puts_the_focus_in_the_next_review(page, site):
     with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
         page.goto(site + "/reviews/")
         expect(page.get_by_text("Keyboard shortcuts")).to_be_visible()
+        # The page's one card has the focus on arrival (UX walk 17: nine Tabs to it).
+        page.wait_for_function(
+            "document.activeElement && document.activeElement.matches('article.question')"
+        )
         first = page.locator("article.question")
         first.locator("input[name=choice]").first.focus()
         page.keyboard.press("1")
