@@ -77,6 +77,8 @@ def test_the_admin_names_its_time_zone_and_invites_are_named_in_it(client):
         "Times in Asia/Tokyo.</a>"
     ) in html
     assert "invite Jan. 6, 2027, 8:30 a.m. JST" in html  # not the UTC 23:30 of the 5th
+    # Its expiry too, with its zone, as "used" says it (UX walk 17).
+    assert '<td class="field-expires">Jan. 13, 2027, 8:30 a.m. JST</td>' in html
 
 
 def test_the_invite_list_says_in_one_column_who_used_each_invite_and_when(client):
