@@ -8,6 +8,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+# How much of a value a message quotes: a hostile file's 1 MB slug must not fill the line.
+QUOTED_CHARS = 80
+
+
+def shortened(text: str, limit: int = QUOTED_CHARS) -> str:
+    """`text` whole when short; else its first `limit` characters, "…" and its length."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters)"
+
+
+def quoted(value: Any) -> str:
+    """A value as a message quotes it (its repr), shortened as `shortened` does; a text's
+    length is its own, not its repr's."""
+    if isinstance(value, str) and len(value) > QUOTED_CHARS:
+        return f"{value[:QUOTED_CHARS]!r}… ({len(value):,} characters)"
+    return shortened(repr(value))
+
 
 @dataclass(frozen=True)
 class Problem:

@@ -8,7 +8,7 @@ from decimal import Decimal
 from typing import Any
 
 from . import grading
-from .documents import PhaseDoc, Problem
+from .documents import PhaseDoc, Problem, quoted, shortened
 from .grading.numeric import MAX_CHARS, magnitude_readable
 from .schema import id_is_valid
 from .yaml_reader import LineDict, LineList
@@ -32,7 +32,7 @@ def file_name_problems(data: LineDict, file_name: str, shown: str) -> list[Probl
         message = f"phase {number} disagrees with the file name ({name['number']})"
         problems.append(Problem(shown, data.line_of("phase"), None, message))
     if isinstance(slug, str) and SLUG.match(slug) and name["slug"] != slug:
-        message = f"slug '{slug}' disagrees with the file name ('{name['slug']}')"
+        message = f"slug {quoted(slug)} disagrees with the file name ({quoted(name['slug'])})"
         problems.append(Problem(shown, data.line_of("slug"), None, message))
     return problems
 
@@ -91,7 +91,10 @@ def _numeric_problems(question: LineDict, label: str, shown: str) -> list[Proble
     numeric = isinstance(answer, int) and not isinstance(answer, bool)
     numeric = numeric or (isinstance(answer, float) and math.isfinite(answer))
     if numeric and not magnitude_readable(Decimal(str(answer))):
-        message = f"'answer' must be between 1e-99 and 1e99 (or 0): no learner can write {answer}"
+        message = (
+            "'answer' must be between 1e-99 and 1e99 (or 0): no learner can write "
+            + shortened(str(answer))
+        )
         problems.append(Problem(shown, question.line_of("answer"), label, message))
     return problems
 

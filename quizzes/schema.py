@@ -20,7 +20,7 @@ from jsonschema.exceptions import ValidationError
 
 from portal.languages import LANGUAGE_CODES
 
-from .documents import Problem
+from .documents import Problem, quoted, shortened
 from .yaml_reader import LineDict, LineList
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "quiz-format.schema.json"
@@ -152,6 +152,19 @@ def _leaves(error: ValidationError) -> list[ValidationError]:
     return [leaf for sub in fitting[0] for leaf in _leaves(sub)]
 
 
+class _Quoted:
+    """A value in a message template: `{value!r}` quotes it, shortened (documents.quoted)."""
+
+    def __init__(self, value: Any):
+        self.value = value
+
+    def __repr__(self) -> str:
+        return quoted(self.value)
+
+    def __str__(self) -> str:
+        return shortened(str(self.value))
+
+
 def _variables(data: Any, error: ValidationError, path: list) -> dict[str, Any]:
     value = error.instance
     keys = [step for step in path if isinstance(step, str)]
@@ -166,7 +179,7 @@ def _variables(data: Any, error: ValidationError, path: list) -> dict[str, Any]:
     question = data["questions"][path[1]] if question_label(data, path) else {}
     expected = question.get("expected") if isinstance(question, dict) else None
     return {
-        "value": value,
+        "value": _Quoted(value),
         "type": type_name(value),
         "key": key,
         "name": name,
@@ -197,12 +210,13 @@ def _explain(data: Any, error: ValidationError) -> list[tuple[list, int, str]]:
         known = sorted(error.schema.get("properties", {}))
         result = []
         for extra in (k for k in error.instance if k not in known):
+            shown = shortened(str(extra))
             if template:
-                message = template.format(**variables, extra=extra)
+                message = template.format(**variables, extra=shown)
             else:
                 hint = difflib.get_close_matches(str(extra), known, n=1)
                 suffix = f"; did you mean '{hint[0]}'?" if hint else ""
-                message = f"unknown field '{extra}'{suffix} (known fields: {', '.join(known)})"
+                message = f"unknown field '{shown}'{suffix} (known fields: {', '.join(known)})"
             result.append((path, error.instance.line_of(extra), message))
         return result
     line = 1 if not path and error.validator == "type" else _line(data, path)
@@ -218,7 +232,7 @@ def _explain(data: Any, error: ValidationError) -> list[tuple[list, int, str]]:
         ]
     if template:
         return [(path, line, template.format(**variables))]
-    return [(path, line, f"'{variables['key']}': {error.message}")]
+    return [(path, line, f"'{variables['key']}': {shortened(error.message)}")]
 
 
 def schema_problems(data: Any, shown: str) -> list[Problem]:

@@ -11,12 +11,16 @@ from typing import Any
 
 import yaml
 
+from .documents import quoted, shortened
+
 MAX_FILE_BYTES = 1024 * 1024
 PARSE_SECONDS = 5
 # No field needs a number this large, and Python cannot print an int of more than 4,300
 # digits: hex, octal and sexagesimal integers are built without that limit, so a huge one
 # would only fail later, in a message or a hash.
 MAX_INT_BITS = 3_000
+# PyYAML's own messages are short but may quote a tag of any length: they are cut here.
+YAML_REASON_CHARS = 200
 
 
 class LineDict(dict):
@@ -98,7 +102,7 @@ class _QuizLoader(_BaseLoader):
                 ) from None
             if duplicate:
                 raise yaml.constructor.ConstructorError(
-                    None, None, f"duplicate key {key!r}", key_node.start_mark
+                    None, None, f"duplicate key {quoted(key)}", key_node.start_mark
                 )
             key_lines[key] = key_node.start_mark.line + 1
             mapping[key] = self._build(value_node)
@@ -198,12 +202,14 @@ def read_document(raw: bytes) -> tuple[Any, int, str | None]:
         line = mark.line + 1 if mark else 1
         reason = ", ".join(filter(None, [exc.context, exc.problem])) or "not valid YAML"
         if "could not determine a constructor" in reason:
-            reason = (
-                f"YAML tags that construct objects are not allowed ({reason.split('tag ')[-1]})"
-            )
+            tag = shortened(reason.split("tag ", 1)[-1])
+            reason = f"YAML tags that construct objects are not allowed ({tag})"
+        else:
+            # PyYAML quotes what it found, such as a tag handle of any length.
+            reason = shortened(reason, YAML_REASON_CHARS)
         return None, line, f"not valid YAML: {reason}"
     except yaml.YAMLError as exc:
-        return None, 1, f"not valid YAML: {exc}"
+        return None, 1, f"not valid YAML: {shortened(str(exc), YAML_REASON_CHARS)}"
     except RecursionError:
         return None, 1, "not valid YAML: nested too deeply"
     except TimeoutError:

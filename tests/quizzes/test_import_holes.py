@@ -1,6 +1,7 @@
 """Hostile inputs that once crashed or escaped the importer: huge non-decimal numbers, NUL
-characters, symbolic links out of the folder, ids unsafe in URLs. Each is refused with its
-location, and nothing is written."""
+characters, symbolic links out of the folder, ids unsafe in URLs, values of half a megabyte
+that a message repeated whole (red team: a 1 MB slug made a line of 1,000,104 characters).
+Each is refused with its location, and nothing is written."""
 
 import os
 from io import StringIO
@@ -121,3 +122,39 @@ def test_import_question_id_of_lowercase_digits_hyphens_accepted(write_quiz, cod
     problems = load_quiz_set([write_quiz(MINIMAL.replace("q-01-01", code, 1))]).problems
 
     assert problems == []
+
+
+HUGE = "a" * 500_000  # twice in a file of at most 1 MiB
+HOSTILE = {
+    "slug": ("slug: basics", f"slug: {HUGE}"),
+    "format": ("format: 1", f"format: {HUGE}"),
+    "kind": ("kind: single", f"kind: {HUGE}"),
+    "option key": ("      - key: A\n", f"      - key: {HUGE}\n"),
+    "unknown field": ("    kind: single\n", f"    kind: single\n    ? {HUGE}\n    : 1\n"),
+    "unknown language": ("title: {en: Pick B}", f"title: {{en: Pick B, ? {HUGE} : x}}"),
+    "duplicate key": ("phase: 1\n", f"phase: 1\n? {HUGE}\n: 1\n? {HUGE}\n: 2\n"),
+    "object tag": ("phase: 1\n", f"phase: !{HUGE} 1\n"),
+    "tolerance": ("    kind: free\n", f"    kind: numeric\n    answer: 1\n    tolerance: {HUGE}\n"),
+}
+
+
+@pytest.mark.parametrize(("old", "new"), HOSTILE.values(), ids=HOSTILE)
+def test_a_huge_value_is_quoted_by_its_start_and_its_length(imported, write_quiz, old, new):
+    assert old in MINIMAL
+
+    errors = refuse(write_quiz(MINIMAL.replace(old, new, 1)))
+
+    assert errors
+    assert all(len(e) < 400 for e in errors), [e[:400] for e in errors]
+    assert any(f"{'a' * 70}" in e and "… (500,0" in e for e in errors), errors
+    assert db_snapshot() == imported
+
+
+def test_a_huge_number_is_quoted_by_its_start_and_its_length(imported, write_quiz):
+    new = "    kind: numeric\n    answer: " + "9" * 900 + "\n"
+
+    errors = refuse(write_quiz(MINIMAL.replace("    kind: free\n", new, 1)))
+
+    assert any(f"no learner can write {'9' * 80}… (900 characters)" in e for e in errors), errors
+    assert all(len(e) < 400 for e in errors), [e[:400] for e in errors]
+    assert db_snapshot() == imported
