@@ -10,7 +10,8 @@ from typing import Any
 from . import grading
 from .documents import PhaseDoc, Problem, quoted, shortened
 from .grading.numeric import MAX_CHARS, magnitude_readable
-from .schema import id_is_valid
+from .grading.text import words
+from .schema import id_is_valid, schema
 from .yaml_reader import LineDict, LineList
 
 FILE_NAME = re.compile(r"^phase-(?P<number>\d{2,})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.yaml$")
@@ -18,6 +19,11 @@ SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 MAX_PHASE = 9999
 OPTION_KEY = re.compile(r"^[A-Z]$")
 EXAMPLE_SHOWN = 40
+# A free question's key is read against every answer, so its size is what grading one
+# answer costs. The schema caps its mentions, their alternatives and their characters;
+# these cap its words, as the grader reads them ("e^x" is three: e, ^, x).
+MAX_ALTERNATIVE_WORDS = 20
+MAX_KEY_WORDS = 200
 
 
 def file_name_problems(data: LineDict, file_name: str, shown: str) -> list[Problem]:
@@ -74,6 +80,41 @@ def question_problems(data: Any, shown: str) -> list[Problem]:
             )
             problems.append(Problem(shown, question.line_of("pass_mentions"), label, message))
         problems += _numeric_problems(question, label, shown)
+        problems += _key_problems(question, label, shown)
+    return problems
+
+
+def _key_problems(question: LineDict, label: str, shown: str) -> list[Problem]:
+    """Each alternative of `expected` and `reject` at most MAX_ALTERNATIVE_WORDS words,
+    and all of them together at most MAX_KEY_WORDS. An alternative the schema refuses (not
+    text, or too long) is left to its message."""
+    longest = schema()["$defs"]["alternative"]["maxLength"]
+    problems, total = [], 0
+    for name, field in (("expected", "mention"), ("reject", "rejected mention")):
+        mentions = question.get(name)
+        for n, mention in enumerate(mentions if isinstance(mentions, LineList) else (), 1):
+            if isinstance(mention, LineList):
+                alternatives = [(a, mention.line_of(i)) for i, a in enumerate(mention)]
+            else:
+                alternatives = [(mention, mentions.line_of(n - 1))]
+            for alternative, line in alternatives:
+                if not isinstance(alternative, str | int | float) or isinstance(alternative, bool):
+                    continue
+                text = str(alternative)
+                count = len(words(text)) if len(text) <= longest else 0
+                total += count
+                if count > MAX_ALTERNATIVE_WORDS:
+                    message = (
+                        f"{field} {n}: an alternative has at most {MAX_ALTERNATIVE_WORDS} words, "
+                        f"not {count} ({quoted(text)})"
+                    )
+                    problems.append(Problem(shown, line, label, message))
+    if total > MAX_KEY_WORDS:
+        message = (
+            f"'expected' and 'reject' have at most {MAX_KEY_WORDS} words in all their "
+            f"alternatives, not {total}"
+        )
+        problems.append(Problem(shown, question.line_of("expected"), label, message))
     return problems
 
 

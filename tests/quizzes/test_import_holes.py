@@ -134,6 +134,7 @@ HOSTILE = {
     "unknown language": ("title: {en: Pick B}", f"title: {{en: Pick B, ? {HUGE} : x}}"),
     "duplicate key": ("phase: 1\n", f"phase: 1\n? {HUGE}\n: 1\n? {HUGE}\n: 2\n"),
     "object tag": ("phase: 1\n", f"phase: !{HUGE} 1\n"),
+    "alternative": ("[identity, identidad]", f"[identity, {HUGE}]"),
     "tolerance": ("    kind: free\n", f"    kind: numeric\n    answer: 1\n    tolerance: {HUGE}\n"),
 }
 
