@@ -11,7 +11,7 @@ from pathlib import Path
 
 from . import grading
 from .documents import KnownFile, PhaseDoc, Problem, QuizSet, SkippedFile, phase_doc
-from .grading.vocabulary import VOCABULARY_FILE
+from .grading.vocabulary import VOCABULARY_FILE, vocabulary_load
 from .rules import example_problems, file_name_problems, question_ids, question_problems
 from .schema import SCHEMA_PATH, schema_problems, type_name
 from .yaml_reader import FileTooLarge, read_bytes, read_document
@@ -157,9 +157,22 @@ def load_quiz_set(
             gc.enable()
 
 
+def _vocabulary_problems() -> list[Problem]:
+    """The grading vocabulary loads within its limits: every example is graded with it."""
+    try:
+        vocabulary_load()
+    except ValueError as exc:
+        return [Problem(display_path(VOCABULARY_FILE), 1, None, str(exc))]
+    return []
+
+
 def _load_quiz_set(paths, on_file, known) -> QuizSet:
     files, problems = collect_files(paths)
     quiz_set = QuizSet(problems=problems)
+    vocabulary = _vocabulary_problems()
+    if vocabulary:  # the examples cannot be graded: nothing else is checked
+        problems.extend(vocabulary)
+        return quiz_set
     if not files and not problems:
         problems.append(Problem(", ".join(str(p) for p in paths), 0, None, "no quiz files found"))
     ids: list[tuple[str, str, int]] = []

@@ -9,6 +9,7 @@ from pathlib import Path
 import yaml
 
 from portal.languages import LANGUAGE_CODES
+from quizzes.documents import quoted, shortened
 
 from .text import stems, words
 
@@ -18,6 +19,17 @@ def _forms(word: str, languages: tuple[str, ...]) -> frozenset[str]:
 
 
 VOCABULARY_FILE = Path(__file__).resolve().parents[2] / "data" / "grading" / "vocabulary.yaml"
+# The vocabulary is read with every answer, so its size bounds what grading costs: these
+# are some five times today's file (20 KB, 185 groups of at most 19 phrases of at most 26
+# characters, 23 opposites, no other list over 72 entries).
+MAX_FILE_BYTES = 100 * 1024
+MAX_ENTRIES = 1_000  # groups of equivalents, or entries of any other list
+# Lists read entry by entry for each word or negation cue of an answer, not looked up:
+# 1,000 opposites made an answer of misspelt key words 35 times slower.
+MAX_READ_ONE_BY_ONE = 100
+READ_ONE_BY_ONE = ("opposites", "not_typos", "postposed_negations")
+MAX_GROUP_PHRASES = 100
+MAX_PHRASE_CHARS = 100
 
 
 # eq=False: a vocabulary is known by identity, so pure functions of one can be cached.
@@ -94,8 +106,35 @@ class Vocabulary:
 def _text(entry: object) -> str:
     # YAML reads a bare `no` or `on` as a boolean: refuse it rather than match "false".
     if not isinstance(entry, str | int) or isinstance(entry, bool):
-        raise ValueError(f"grading vocabulary: {entry!r} is not a word; put it in quotes")
-    return str(entry)
+        raise ValueError(f"grading vocabulary: {quoted(entry)} is not a word; put it in quotes")
+    text = str(entry)
+    if len(text) > MAX_PHRASE_CHARS:
+        raise ValueError(
+            f"grading vocabulary: a phrase has at most {MAX_PHRASE_CHARS} characters, "
+            f"not {quoted(text)}"
+        )
+    return text
+
+
+def _limits_check(raw: dict) -> None:
+    """Refuse a vocabulary with a list or a group over the limits, naming it."""
+    for section, value in raw.items():
+        limit = MAX_READ_ONE_BY_ONE if section in READ_ONE_BY_ONE else MAX_ENTRIES
+        lists = {section: value}
+        if isinstance(value, dict):  # per language, or the names of each number
+            lists |= {f"{section}: {key}": entries for key, entries in value.items()}
+        for name, entries in lists.items():
+            if isinstance(entries, list | dict) and len(entries) > limit:
+                raise ValueError(
+                    f"grading vocabulary: '{shortened(str(name))}' has at most {limit:,} "
+                    f"entries, not {len(entries):,}"
+                )
+    for n, group in enumerate(raw.get("equivalents") or (), start=1):
+        if isinstance(group, list) and len(group) > MAX_GROUP_PHRASES:
+            raise ValueError(
+                f"grading vocabulary: group {n} of 'equivalents' has at most "
+                f"{MAX_GROUP_PHRASES} phrases, not {len(group)}"
+            )
 
 
 def _per_language(raw: dict | None) -> dict[str, frozenset[str]]:
@@ -112,6 +151,7 @@ def _every_language(raw: dict | None) -> frozenset[str]:
 
 def vocabulary_parse(*, raw: dict) -> Vocabulary:
     """Turn the YAML mapping into a Vocabulary; every phrase is read like an answer."""
+    _limits_check(raw)
     groups = []
     for group in raw.get("equivalents") or ():
         phrases = tuple(dict.fromkeys(tuple(words(_text(phrase))) for phrase in group))
@@ -186,4 +226,10 @@ def _by_first(phrases) -> dict[str, tuple[tuple[str, ...], ...]]:
 
 @lru_cache(maxsize=1)
 def vocabulary_load(path: Path = VOCABULARY_FILE) -> Vocabulary:
+    size = path.stat().st_size
+    if size > MAX_FILE_BYTES:
+        raise ValueError(
+            f"grading vocabulary: {path.name} is {size:,} bytes; the limit is "
+            f"{MAX_FILE_BYTES // 1024} KiB"
+        )
     return vocabulary_parse(raw=yaml.safe_load(path.read_text(encoding="utf-8")) or {})
