@@ -67,6 +67,15 @@ def file_hash(raw: bytes) -> str:
     return hashlib.sha256(_rules_salt() + raw).hexdigest()
 
 
+class VocabularyRefused(Exception):
+    """The grading vocabulary is over a limit (grading/vocabulary.py). Checked when a file
+    is read, not before: an edit of the vocabulary changes every file's hash."""
+
+    def __init__(self, problem: Problem):
+        self.problem = problem
+        super().__init__(str(problem))
+
+
 def load_file(
     path: Path,
     problems: list[Problem],
@@ -92,6 +101,10 @@ def load_file(
         ids.extend((code, shown, 0) for code in before.codes)
         return SkippedFile(shown, path.name, before.number, before.codes)
 
+    try:
+        vocabulary_load()  # the examples are graded with it; once it loads, it is kept
+    except ValueError as exc:
+        raise VocabularyRefused(Problem(display_path(VOCABULARY_FILE), 1, None, str(exc))) from None
     data, line, refusal = read_document(raw)
     if refusal:
         problems.append(Problem(shown, line, None, refusal))
@@ -157,22 +170,9 @@ def load_quiz_set(
             gc.enable()
 
 
-def _vocabulary_problems() -> list[Problem]:
-    """The grading vocabulary loads within its limits: every example is graded with it."""
-    try:
-        vocabulary_load()
-    except ValueError as exc:
-        return [Problem(display_path(VOCABULARY_FILE), 1, None, str(exc))]
-    return []
-
-
 def _load_quiz_set(paths, on_file, known) -> QuizSet:
     files, problems = collect_files(paths)
     quiz_set = QuizSet(problems=problems)
-    vocabulary = _vocabulary_problems()
-    if vocabulary:  # the examples cannot be graded: nothing else is checked
-        problems.extend(vocabulary)
-        return quiz_set
     if not files and not problems:
         problems.append(Problem(", ".join(str(p) for p in paths), 0, None, "no quiz files found"))
     ids: list[tuple[str, str, int]] = []
@@ -180,7 +180,11 @@ def _load_quiz_set(paths, on_file, known) -> QuizSet:
     for index, path in enumerate(files, start=1):
         if on_file:
             on_file(index, len(files), path)
-        entry = load_file(path, problems, ids, known)
+        try:
+            entry = load_file(path, problems, ids, known)
+        except VocabularyRefused as refused:  # no example can be graded: nothing else is
+            problems.append(refused.problem)
+            return quiz_set
         if isinstance(entry, SkippedFile):
             quiz_set.skipped.append(entry)
         if entry:

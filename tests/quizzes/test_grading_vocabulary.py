@@ -90,6 +90,9 @@ def test_an_import_with_a_vocabulary_over_a_limit_is_refused_writing_nothing(
     path = tmp_path / "vocabulary.yaml"
     path.write_text("general: [" + "x" * (CHARACTERS + 1) + "]\n", encoding="utf-8")
     monkeypatch.setattr("quizzes.fileset.vocabulary_load", lambda: vocabulary_load(path))
+    # An edit of the real vocabulary changes every file's hash: each is read again.
+    quiz = folder / "phase-01-basics.yaml"
+    quiz.write_text(quiz.read_text("utf-8") + "# read again\n", "utf-8")
 
     errors = refuse(folder)
 
