@@ -91,6 +91,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/serve_bench.py
 	$(PY) bench/serve_bench.py --topology pg-redis
 	$(PY) bench/grading_bench.py
+	$(PY) bench/key_limits_bench.py --repeat 3
 	$(PY) bench/size_bench.py
 
 # The results and the memory page at 10,000 learners on a throwaway PostgreSQL 15 cluster, on a port of its
