@@ -110,10 +110,10 @@ def _binding(*, session, user, browser: str = "") -> str:
     return f"{binding}.{_browser_mark(browser)}" if browser else binding
 
 
-def token_binding(*, session, user, browser: str = "") -> str:
-    """The login's binding, to issue many tokens for one page with one hash; `browser`:
-    the CSRF cookie the request came with ("" for none)."""
-    return _binding(session=session, user=user, browser=browser)
+def token_binding(request) -> str:
+    """The binding of the tokens `request`'s response issues (its login's and its
+    browser's), to issue many tokens for one page with one hash."""
+    return _binding(session=request.session, user=request.user, browser=browser_of(request))
 
 
 def token_issue(
@@ -124,12 +124,11 @@ def token_issue(
     revision_id: int,
     binding: str | None = None,
     latest: int | None = None,
-    browser: str = "",
 ) -> str:
-    """A token for one form; `latest`: the learner's latest attempt id at the question
-    as the form shows it (0: none), or None not to check for answers sent since;
-    `browser`: the request's CSRF cookie, where `binding` is not given."""
-    binding = binding or _binding(session=session, user=user, browser=browser)
+    """A token for one form; `binding`: `token_binding()`'s, else the login's alone (no
+    browser named); `latest`: the learner's latest attempt id at the question as the
+    form shows it (0: none), or None not to check for answers sent since."""
+    binding = binding or _binding(session=session, user=user)
     payload = [user.pk, question_id, revision_id, secrets.token_hex(16), binding]
     if latest is not None:
         payload.append(latest)

@@ -77,16 +77,15 @@ def _show_form(request: HtmxHttpRequest, state: QuestionState, binding: str = ""
         user=request.user,
         question_id=state.question.pk,
         revision_id=state.revision.pk,
-        binding=binding or None,
+        binding=binding or token_binding(request),
         latest=state.latest_seen,
-        browser=browser_of(request),
     )
 
 
 def _show_forms(request: HtmxHttpRequest, states, *, also: str | None = None) -> None:
     """Forms for the unanswered questions, for question `also` and for those answered
     again in a draft not sent yet (an answer deletes its drafts); feedback elsewhere."""
-    binding = token_binding(session=request.session, user=request.user, browser=browser_of(request))
+    binding = token_binding(request)
     for state in states:
         waiting = state.draft is not None or state.kept is not None
         if state.latest is None or state.question.code == also or waiting:
