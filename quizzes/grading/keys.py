@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 
+from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from portal.languages import LANGUAGE_CODES
@@ -60,7 +62,11 @@ class CompiledKey:
     exact: frozenset[str] = frozenset()
     by_stem: dict[str, set[str]] = field(default_factory=dict)
     prefixable: dict[str, list[str]] = field(default_factory=dict)  # by first 5 letters
-    typo_targets: dict[int, list[str]] = field(default_factory=dict)  # by length
+    # The words a typo may stand for, by the length of the answer word: those at most two
+    # letters longer or shorter, in the order of their lengths.
+    typo_near: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    # Each of those words' opposites in the vocabulary (words and stems).
+    opposed: dict[str, frozenset[str]] = field(default_factory=dict)
     cache: dict[str, dict[str, str]] = field(default_factory=dict)
 
 
@@ -319,6 +325,7 @@ def compile_key(
                     for word in phrase:
                         targets[word] = targets.get(word, False) or slot.plain
     key.exact = frozenset(targets)
+    by_length: dict[int, list[str]] = {}
     for word, plain in targets.items():
         if is_number(word) or word in numbers:
             continue  # numbers match only as written: "2" is never "3"
@@ -327,7 +334,12 @@ def compile_key(
         if plain and len(word) >= PREFIX_MIN:
             key.prefixable.setdefault(word[:PREFIX_MIN], []).append(word)
         if len(word) >= TYPO_MIN and word.isalpha():
-            key.typo_targets.setdefault(len(word), []).append(word)
+            by_length.setdefault(len(word), []).append(word)
+            key.opposed[word] = vocabulary.opposites_of(word, languages)
+    for length in range(TYPO_MIN, max(by_length, default=0) + 3):
+        near = [t for n in range(length - 2, length + 3) for t in by_length.get(n, ())]
+        if near:
+            key.typo_near[length] = tuple(near)
     return key
 
 
@@ -345,7 +357,8 @@ def _opposites(key: CompiledKey, word: str, target: str) -> bool:
                 rest = a[len(prefix) :]
                 if OSA.distance(rest, b) < OSA.distance(a, b):
                     return True
-    return key.vocabulary.opposed(word, target, key.languages)
+    opposed = key.opposed.get(target)
+    return bool(opposed) and not opposed.isdisjoint(stems(word, key.languages) | {word})
 
 
 def typo_bound(a: str, b: str) -> int:
@@ -369,16 +382,16 @@ def word_matches(key: CompiledKey, word: str) -> dict[str, str]:
         for target in key.prefixable.get(word[:PREFIX_MIN], ()):
             if word.startswith(target):
                 found.setdefault(target, "prefix")
-        if not found and word not in key.known and len(word) >= TYPO_MIN and word.isalpha():
-            for length in range(len(word) - 2, len(word) + 3):
-                for target in key.typo_targets.get(length, ()):
-                    bound = typo_bound(word, target)
-                    if (
-                        bound
-                        and OSA.distance(word, target, score_cutoff=bound) <= bound
-                        and not _opposites(key, word, target)
-                    ):
-                        found.setdefault(target, "typo")
+        near = key.typo_near.get(len(word))
+        if near and not found and word not in key.known and word.isalpha():
+            # One pass in rapidfuzz's C loop over the key's words of a near length, then
+            # each candidate checked against its own bound, in the key's order.
+            candidates = process.extract(
+                word, near, scorer=OSA.distance, score_cutoff=2, limit=None
+            )
+            for target, distance, _ in sorted(candidates, key=itemgetter(2)):
+                if distance <= typo_bound(word, target) and not _opposites(key, word, target):
+                    found.setdefault(target, "typo")
     if len(key.cache) > 50_000:  # a bound, so one key cannot hold on to every word ever seen
         key.cache.clear()
     key.cache[word] = found

@@ -79,6 +79,11 @@ class Reading:
     # The cues of expressions that deny nothing ("not only"), each with the one word
     # they still deny from: a mention that starts there ("not only in training").
     affirming: dict[int, int] = field(default_factory=dict)
+    # Tokens that may be the first half of a split word ("zebra word" for "zebraword"),
+    # by their first three letters: three letters or more, the next token in their clause.
+    joinable: dict[str, list[int]] = field(default_factory=dict)
+    # Each slot's occurrences, once found (occurrences()): phrasings repeat slots.
+    slot_occurrences: dict[Slot, list[Occurrence]] = field(default_factory=dict)
 
 
 def read_answer(*, key: CompiledKey, text: str) -> Reading:
@@ -111,8 +116,13 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
         accumulate((w not in key.stopwords and not is_symbol(w) for w in norms), initial=0)
     )
     at: dict[str, list[int]] = {}
-    for target in {t for found in table.values() for t in found}:
-        at[target] = [i for i, found in enumerate(matches) if target in found]
+    for i, found in enumerate(matches):
+        for target in found:
+            at.setdefault(target, []).append(i)
+    joinable: dict[str, list[int]] = {}
+    for i in range(len(norms) - 1):
+        if len(norms[i]) >= 3 and clauses[i] == clauses[i + 1]:
+            joinable.setdefault(norms[i][:3], []).append(i)
     found_cues = read_cues(
         text=text,
         tokens=tokens,
@@ -143,6 +153,7 @@ def read_answer(*, key: CompiledKey, text: str) -> Reading:
         found_cues.hypotheticals,
         sorted(cues + [i for i, word in enumerate(norms) if word in preventing]),
         found_cues.affirming,
+        joinable,
     )
 
 
@@ -154,7 +165,15 @@ def _gerund(following: list[str]) -> bool:
 
 
 def occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
-    """Every place in the answer where the slot's words stand, in reading order."""
+    """Every place in the answer where the slot's words stand, in reading order. Found
+    once per answer for a slot that several phrasings share."""
+    known = reading.slot_occurrences.get(slot)
+    if known is None:
+        known = reading.slot_occurrences[slot] = _occurrences(reading, slot)
+    return known
+
+
+def _occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
     found: dict[int, Occurrence] = {}
     tokens, clauses, matches = reading.tokens, reading.clauses, reading.matches
     for phrase in slot.phrases:
@@ -196,9 +215,9 @@ def occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
     word = slot.phrases[0][0]
     if slot.plain and len(word) >= TYPO_TWO:  # "zebra word" for "zebraword"
         norms = tokens.norms
-        for i in range(len(norms) - 1):
+        for i in reading.joinable.get(word[:3], ()):
             a = norms[i]
-            if len(a) < 3 or not word.startswith(a) or clauses[i] != clauses[i + 1]:
+            if not word.startswith(a):
                 continue
             joined = a + norms[i + 1]
             bound = typo_bound(joined, word)

@@ -24,8 +24,9 @@ VOCABULARY_FILE = Path(__file__).resolve().parents[2] / "data" / "grading" / "vo
 # characters, 23 opposites, no other list over 72 entries).
 MAX_FILE_BYTES = 100 * 1024
 MAX_ENTRIES = 1_000  # groups of equivalents, or entries of any other list
-# Lists read entry by entry for each word or negation cue of an answer, not looked up:
-# 1,000 opposites made an answer of misspelt key words 35 times slower.
+# Lists read entry by entry, not looked up: not_typos and postposed negations for each
+# word or negation cue of an answer, opposites for each word of a key as it is compiled
+# (docs/performance.md, "The grader").
 MAX_READ_ONE_BY_ONE = 100
 READ_ONE_BY_ONE = ("opposites", "not_typos", "postposed_negations")
 MAX_GROUP_PHRASES = 100
@@ -79,17 +80,18 @@ class Vocabulary:
         table = getattr(self, attribute)
         return frozenset().union(*(table[lang] for lang in languages))
 
-    def opposed(self, a: str, b: str, languages: tuple[str, ...]) -> bool:
-        """Whether the vocabulary lists `a` and `b` (or words of their stems) as opposites."""
-        if not self.opposites:
-            return False
-        sa, sb = stems(a, languages) | {a}, stems(b, languages) | {b}
-        return any(
-            (x in sa and y in sb) or (x in sb and y in sa)
-            for pair in self.opposites
-            for x in _forms(pair[0], languages)
-            for y in _forms(pair[1], languages)
-        )
+    def opposites_of(self, word: str, languages: tuple[str, ...]) -> frozenset[str]:
+        """The words and stems the vocabulary lists as opposite to `word` (or to a word of
+        its stems): a word of the answer is its opposite when its forms meet these."""
+        forms = _forms(word, languages)
+        found: set[str] = set()
+        for a, b in self.opposites:
+            forms_a, forms_b = _forms(a, languages), _forms(b, languages)
+            if forms & forms_a:
+                found |= forms_b
+            if forms & forms_b:
+                found |= forms_a
+        return frozenset(found)
 
     def prevents(self, phrases: tuple[tuple[str, ...], ...]) -> bool:
         """Whether a slot (its phrases) is a verb meaning "keep from"."""
@@ -100,7 +102,7 @@ class Vocabulary:
 
     def protected(self, word: str) -> bool:
         """A real word near a key word: never a typo, never matched by its stem."""
-        return any(word.startswith(real) for real in self.not_typos)
+        return word.startswith(self.not_typos)
 
 
 def _text(entry: object) -> str:

@@ -55,20 +55,23 @@ def windows(
         yield from ([o] for o in per_slot[0])
         return
     starts = [[o.first for o in occs] for occs in per_slot]
+    clauses = reading.clauses
     for j, anchors in enumerate(per_slot):
         for anchor in anchors:
             window = [anchor] * len(per_slot)  # in slot order
+            clause = clauses[anchor.first]
             for k, occs in enumerate(per_slot):
                 if k == j:
                     continue
                 n = bisect.bisect_right(starts[k], anchor.last)
-                if n == len(occs):
+                # None after the anchor, or the next one ends in a later clause: no
+                # window starts at this anchor (clauses only grow along the answer).
+                if n == len(occs) or clauses[occs[n].last] != clause:
                     break
                 window[k] = occs[n]
             else:
                 last = max(o.last for o in window)
-                clause = reading.clauses[anchor.first]
-                if reading.clauses[last] != clause:
+                if clauses[last] != clause:
                     continue
                 width = reading.content_before[last + 1] - reading.content_before[anchor.first]
                 needed = sum(

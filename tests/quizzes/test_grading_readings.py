@@ -75,6 +75,12 @@ def test_reducing_verb_also_reads_as_less_of_the_rest(answer, correct):
         (["stability"], "instability"),
         (["estabilidad"], "inestabilidad"),
         (["increase"], "decrease"),
+        # The vocabulary's opposites, either way round and through their stems: each
+        # within two edits of the other, so only the vocabulary keeps them apart.
+        (["increasing"], "decreasing"),
+        (["decreasing"], "increasing"),
+        (["increases"], "decreases"),
+        (["increased"], "decreased"),
         (["stable"], "unstable"),
     ],
 )

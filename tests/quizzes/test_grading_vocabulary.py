@@ -1,6 +1,5 @@
 """The limits on the shared grading vocabulary, read with every answer: a vocabulary over
-one is refused with the list and the limit, and an import with it writes nothing. Grown
-to 1,000 opposites, it made an answer of misspelt key words 35 times slower to grade."""
+one is refused with the list and the limit, and an import with it writes nothing."""
 
 from io import StringIO
 
