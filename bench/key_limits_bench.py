@@ -90,6 +90,38 @@ def worst_keys(rng: random.Random) -> dict[str, tuple[list, list]]:
     }
 
 
+def near_keys(rng: random.Random) -> dict[str, tuple[list, list, str]]:
+    """Keys of words all within two edits of one word that is not in the key, each with an
+    answer repeating that word (red-team run 11): every answer word is a typo of every key
+    word unless the grader bounds how many one word stands for."""
+
+    def two_edits(centre: str) -> list[str]:
+        words: set[str] = set()
+        while len(words) < MAX_KEY_WORDS:
+            word = list(centre)
+            for i in rng.sample(range(len(centre)), 2):
+                word[i] = rng.choice(CONSONANTS)
+            if "".join(word) != centre:
+                words.add("".join(word))
+        return sorted(words)
+
+    def one_edit(centre: str) -> list[str]:  # all 95 of them, repeated as needed
+        return sorted(
+            {centre[:i] + c + centre[i + 1 :] for i in range(len(centre)) for c in CONSONANTS}
+            - {centre}
+        )
+
+    def repeated(word: str) -> str:
+        return " ".join([word] * (10_000 // (len(word) + 1)))[:10_000]
+
+    eight, five = two_edits("bcdfghjk"), one_edit("bcdfg")
+    return {
+        "8 letters, 1 a phrasing": (*key_of_phrasings(iter(eight), 1), repeated("bcdfghjk")),
+        "8 letters, 10 a phrasing": (*key_of_phrasings(iter(eight), 10), repeated("bcdfghjk")),
+        "5 letters, 16 a phrasing": (*key_of_phrasings(cycling(five), 16), repeated("bcdfg.")),
+    }
+
+
 def bank_keys() -> dict[str, tuple[list, list, str]]:
     keys = {}
     for path in sorted((ROOT / "data" / "quizzes").glob("*.yaml")):
@@ -194,6 +226,16 @@ def main() -> None:
             timings = timed(expected, reject, text, prompt, args.repeat)
             cells.append(f"{min(timings) * 1000:.0f} / {statistics.median(timings) * 1000:.0f}")
         print(f"| {name} | {' | '.join(cells)} |")
+    print(
+        "\nKeys of words all within two edits of one word not in the key, the answer that "
+        "word repeated (red-team run 11), milliseconds:\n| key | answer |\n| --- | --- |"
+    )
+    for name, (expected, reject, text) in near_keys(rng).items():
+        if args.only not in name:
+            continue
+        assert not accepted(expected, reject)
+        timings = timed(expected, reject, text, "", args.repeat)
+        print(f"| {name} | {min(timings) * 1000:.0f} / {statistics.median(timings) * 1000:.0f} |")
 
 
 if __name__ == "__main__":

@@ -20,7 +20,9 @@ from .numeric import NumberRefused, number_read, numeric_key, numeric_right
 from .text import normalize, phrase_language, sole_language
 from .vocabulary import vocabulary_load
 
-# Stored with each attempt: which matcher graded it. 11: a capital sigma standing alone
+# Stored with each attempt: which matcher graded it. 12: a misspelt word is read as a typo
+# of at most ten key words, the nearest (red-team run 11: a key of near-identical words).
+# 11: a capital sigma standing alone
 # is a sum ("Σ w·v"), no longer a standard deviation; "before"/"antes" and
 # "after"/"después" name earlier and later positions, as "later" did; the author's words
 # of a vocabulary phrase are also read one by one (issue 20, seventh round).
@@ -51,7 +53,7 @@ from .vocabulary import vocabulary_load
 # contractions, formulas, lemmas, antonyms, words of degree, fixed expressions, doubts
 # (issue 20); 2: stems, typos, windows, negation, vocabulary and reject mentions (issue
 # 11); 1 was the substring matcher.
-GRADER_VERSION = 11
+GRADER_VERSION = 12
 
 __all__ = [
     "DOUBTS",

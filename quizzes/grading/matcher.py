@@ -177,13 +177,10 @@ def _occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
     found: dict[int, Occurrence] = {}
     tokens, clauses, matches = reading.tokens, reading.clauses, reading.matches
     for phrase in slot.phrases:
+        if len(phrase) == 1:
+            _one_word_occurrences(reading, slot, phrase[0], found)
+            continue
         for first in reading.at.get(phrase[0], ()):
-            if (
-                len(phrase) == 1
-                and first in reading.fixed
-                and not reading.fixed[first].intersection(slot.phrases)
-            ):
-                continue  # "square" of "square root" is not "square"
             last = first
             positions = [first]
             for word in phrase[1:]:
@@ -225,6 +222,21 @@ def _occurrences(reading: Reading, slot: Slot) -> list[Occurrence]:
                 typo = () if joined == word else ((f"{a} {norms[i + 1]}", word),)
                 found.setdefault(i, Occurrence(i, i + 1, typo))
     return [found[i] for i in sorted(found)]
+
+
+def _one_word_occurrences(
+    reading: Reading, slot: Slot, word: str, found: dict[int, Occurrence]
+) -> None:
+    """A one-word phrasing's occurrences, added where no occurrence starts yet: one token
+    long, it is never longer than one found there."""
+    tokens, matches, fixed = reading.tokens, reading.matches, reading.fixed
+    for first in reading.at.get(word, ()):
+        if first in found or (first in fixed and not fixed[first].intersection(slot.phrases)):
+            continue  # "square" of "square root" is not "square"
+        typos = ()
+        if matches[first][word] == "typo":
+            typos = ((reading.text[tokens.starts[first] : tokens.ends[first]], word),)
+        found[first] = Occurrence(first, first, typos)
 
 
 def _negated(reading: Reading, window: Sequence[Occurrence], *, keeping: bool = False) -> bool:

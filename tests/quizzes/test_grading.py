@@ -370,7 +370,7 @@ def test_grade_entry_point_passes_reject_and_language():
     )
 
     assert (result.correct, [r.index for r in result.rejected]) == (False, [0])
-    assert GRADER_VERSION == 11
+    assert GRADER_VERSION == 12
 
 
 def test_highlight_html_escapes_everything_but_the_marks():

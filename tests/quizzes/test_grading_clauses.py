@@ -18,7 +18,7 @@ def read(expected, answer):
 
 
 def test_grader_version_names_these_rules():
-    assert GRADER_VERSION == 11
+    assert GRADER_VERSION == 12
 
 
 @pytest.mark.parametrize(
