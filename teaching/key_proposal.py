@@ -29,9 +29,11 @@ from portal.languages import LANGUAGE_CODES
 from progress.models import Attempt
 from quizzes.enums import QuestionKind
 from quizzes.grading import grade_free
-from quizzes.grading.text import stems, tokenize
+from quizzes.grading.text import is_symbol, stems, tokenize
 from quizzes.grading.vocabulary import vocabulary_load
 from quizzes.models import QuestionRevision
+from quizzes.rules import MAX_ALTERNATIVE_WORDS
+from quizzes.schema import schema
 
 # Words that join a sentence to the one before ("because the layer norm…"): a phrase
 # starting or ending with one would, pasted as is, find any answer that opens so. Not
@@ -42,6 +44,9 @@ CONNECTIVES = frozenset(
 )
 MAX_WORDS = 6  # a phrase longer than this is a sentence, not a way of saying a mention
 MAX_TRIES = 120  # candidate phrases graded per missed mention, at most (a long answer)
+# A phrase proposed must import: at most the words (stop words and symbols count) and
+# characters of one alternative (quiz-format.md, "Limits of a free key").
+MAX_CHARS = schema()["$defs"]["alternative"]["maxLength"]
 PHRASES_PER_MENTION = 3
 
 
@@ -117,11 +122,14 @@ def leftover_phrase(*, text: str, covered: list[tuple[int, int]]) -> str:
     tokens = tokenize(text)
     chosen: dict[str, str] = {}
     for norm, start, end in zip(tokens.norms, tokens.starts, tokens.ends, strict=True):
-        if norm in skip or norm in chosen:
+        if norm in skip or norm in chosen or is_symbol(norm):
             continue
         if any(s < end and start < e for s, e in covered):
             continue
-        chosen[norm] = text[start:end].lower()
+        word = text[start:end].lower()
+        if len(" ".join([*chosen.values(), word])) > MAX_CHARS:
+            continue  # a word this long would make the line one the importer refuses
+        chosen[norm] = word
         if len(chosen) == MAX_WORDS:
             break
     return " ".join(chosen.values())
@@ -152,14 +160,16 @@ def candidate_phrases(*, text: str, covered: list[tuple[int, int]], prompt: str 
     free = [not any(s < end and start < e for s, e in covered) for _n, start, end in spans]
     found: dict[str, tuple] = {}  # phrase: its sort key
     for first, (norm, start, _end) in enumerate(spans):
-        if not free[first] or norm in stop or norm in negations:
+        if not free[first] or norm in stop or norm in negations or is_symbol(norm):
             continue
         words = owned = 0
-        for last in range(first, len(spans)):
+        # A run stops at the limits of an alternative ("=" and "the" count as words there),
+        # so a long answer costs a few runs a word, not a run to its end.
+        for last in range(first, min(len(spans), first + MAX_ALTERNATIVE_WORDS)):
             norm_last, _s, end = spans[last]
             if not free[last] or norm_last in negations:
                 break
-            if norm_last in stop:
+            if norm_last in stop or is_symbol(norm_last):
                 continue
             words += 1
             owned += own(norm_last)
@@ -170,6 +180,8 @@ def candidate_phrases(*, text: str, covered: list[tuple[int, int]], prompt: str 
                 # answer that restates the question (UX walk: "rare token").
                 continue
             phrase = " ".join(text[start:end].lower().split())
+            if len(phrase) > MAX_CHARS:
+                break
             found.setdefault(phrase, (words == 1, owned < min(words, 2), words, -owned, first))
     return sorted(found, key=found.__getitem__)
 

@@ -22,7 +22,8 @@ superuser, 5 answers: 1 and 3. Adding words never turns one wrong here.
 import pytest
 
 from progress.models import Attempt
-from teaching.key_proposal import candidate_phrases, key_proposal
+from quizzes.grading.text import words
+from teaching.key_proposal import candidate_phrases, key_proposal, leftover_phrase
 from teaching.models import Cohort
 from tests.factories import UserFactory, answer
 
@@ -244,3 +245,32 @@ def test_no_proposed_phrase_only_repeats_the_question():
 
     assert "rare token" not in phrases
     assert phrases[0] == "large update"
+
+
+def test_no_proposed_phrase_starts_or_ends_at_a_symbol():
+    # Red-team run 11: "=cmd|' /c" was proposed from an answer opening "=cmd|' /C calc'",
+    # a formula sign, not a word, at the head of the key's new phrasing.
+    text = "=cmd|' /C calc'!A0 takes over x = y ="
+
+    phrases = candidate_phrases(text=text, covered=[])
+
+    assert phrases and "cmd|' /c" in phrases
+    assert not [p for p in phrases if p.startswith("=") or p.endswith("=")]
+    assert "=" not in leftover_phrase(text=text, covered=[]).split()
+
+
+def test_every_phrase_proposed_is_an_alternative_the_importer_takes():
+    # Red-team run 11: stop words between the answer's words made runs of any length
+    # (129 characters here, 2,800 words in an answer of "de"), so the YAML line to paste
+    # was one the importer refuses (100 characters, 20 words an alternative), and
+    # finding them read each stop word again for every word before it: 1.5 s an answer.
+    runs = " ".join(f"{w}q" + " the" * 30 for w in ("bc", "df", "gh", "jk", "lm", "np"))
+    stop_words = "zzkw " + "de " * 3300 + "wqx"
+    long_word = "a" * 150 + " takes over"
+
+    for text in (runs, stop_words, long_word):
+        phrases = candidate_phrases(text=text, covered=[])
+        phrases.append(leftover_phrase(text=text, covered=[]))
+
+        assert phrases
+        assert all(len(p) <= 100 and len(words(p)) <= 20 for p in phrases)
