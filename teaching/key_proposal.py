@@ -139,7 +139,9 @@ def candidate_phrases(*, text: str, covered: list[tuple[int, int]], prompt: str 
     """Runs of the answer's words outside every matched span, as written (lower case),
     each once: single words last; first those with two words or more that are neither
     stop words nor the prompt's (by stem, in either language; all of them in a phrase of
-    one such word), then the shortest, the one with most such words, the first written."""
+    one such word), then the shortest, the one with most such words, the first written.
+    A negation cue may open a run, never sit inside it: "sin cambios", "without rescaling"
+    are how keys say "unchanged" (the grader reads such a mention as a whole)."""
     vocabulary = vocabulary_load()
     stop = vocabulary.for_languages("stopwords", LANGUAGE_CODES) | CONNECTIVES
     negations = vocabulary.for_languages("negations", LANGUAGE_CODES)
@@ -160,18 +162,21 @@ def candidate_phrases(*, text: str, covered: list[tuple[int, int]], prompt: str 
     free = [not any(s < end and start < e for s, e in covered) for _n, start, end in spans]
     found: dict[str, tuple] = {}  # phrase: its sort key
     for first, (norm, start, _end) in enumerate(spans):
-        if not free[first] or norm in stop or norm in negations or is_symbol(norm):
+        privative = norm in negations
+        if not free[first] or (norm in stop and not privative) or is_symbol(norm):
             continue
         words = owned = 0
         # A run stops at the limits of an alternative ("=" and "the" count as words there),
         # so a long answer costs a few runs a word, not a run to its end.
         for last in range(first, min(len(spans), first + MAX_ALTERNATIVE_WORDS)):
             norm_last, _s, end = spans[last]
-            if not free[last] or norm_last in negations:
+            if not free[last] or (norm_last in negations and last != first):
                 break
-            if norm_last in stop or is_symbol(norm_last):
+            if (norm_last in stop or is_symbol(norm_last)) and last != first:
                 continue
             words += 1
+            if privative and words == 1:
+                continue  # a cue alone would deny, not name, an idea
             owned += own(norm_last)
             if words > MAX_WORDS:
                 break
@@ -179,10 +184,13 @@ def candidate_phrases(*, text: str, covered: list[tuple[int, int]], prompt: str 
                 # Only words the question says: added to the key, it would find any
                 # answer that restates the question (UX walk: "rare token").
                 continue
+            # The cue counts with the word it qualifies: "sin cambios" is two words of
+            # the answer's own, as "inalterado" would be one (UX walk: "gradiente pasa").
+            mine = owned + privative
             phrase = " ".join(text[start:end].lower().split())
             if len(phrase) > MAX_CHARS:
                 break
-            found.setdefault(phrase, (words == 1, owned < min(words, 2), words, -owned, first))
+            found.setdefault(phrase, (words == 1, mine < min(words, 2), words, -mine, first))
     return sorted(found, key=found.__getitem__)
 
 

@@ -274,3 +274,23 @@ def test_every_phrase_proposed_is_an_alternative_the_importer_takes():
 
         assert phrases
         assert all(len(p) <= 100 and len(words(p)) <= 20 for p in phrases)
+
+
+def test_a_phrase_may_open_with_a_negation_cue(seeds_imported):
+    """A UX walk's case: "sin cambios" is the idea ("unchanged") the key missed, and keys
+    say it so ("sin escalar"); without it the only phrase proposed was "gradiente pasa",
+    which would turn right any answer in which the gradient passes anywhere."""
+    sofia = UserFactory(username="sofia")
+    text = "el gradiente pasa sin cambios por el residual"
+    attempt = answer(sofia, "q-10-03", text=text)
+
+    proposal = key_proposal(attempt=attempt, learner_ids=None)
+
+    phrases = [change.phrase for change in proposal.changes]
+    assert "sin cambios" in phrases
+    assert all(change.answer_right for change in proposal.changes)
+    # Never a cue alone, nor one inside a phrase.
+    english = candidate_phrases(text="it passes without rescaling, not scaled", covered=[])
+    assert "without rescaling" in english and "not scaled" in english
+    cues = {"without", "not"}
+    assert not any(p in cues or cues & set(p.split()[1:]) for p in english)
