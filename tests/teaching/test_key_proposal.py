@@ -170,6 +170,29 @@ def test_key_change_page_in_spanish(client, cohort, instructor):
     )
 
 
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_key_change_page_says_which_file_to_edit_and_what_to_run(
+    client, cohort, instructor, language
+):
+    """A UX walk: "paste the line over the mention's line in the YAML, then import and
+    regrade" named no file and no command, and a line pasted without its indentation
+    fails the import with "did not find expected key"."""
+    client.force_login(instructor)
+    client.post("/language/", {"language": language, "next": "/"})
+
+    html = " ".join(client.get(page_url(cohort, target())).content.decode().split())
+
+    words = {
+        "en": ("keeping the spaces before its “-”", "Key changes</a> then shows"),
+        "es": ("conservando los espacios antes de su «-»", "Cambios de clave</a> muestra"),
+    }[language]
+    assert "<code>data/quizzes/phase-19-training-dynamics.yaml</code>" in html
+    assert "<code>expected:</code>" in html and " q-19-05," in html
+    assert words[0] in html
+    assert "<code>manage.py import_quizzes --dry-run</code>" in html
+    assert f'<a href="/admin/quizzes/question/key-changes/">{words[1]}' in html
+
+
 def test_key_change_page_of_another_cohort_is_404(client, cohort, instructor):
     zed = Attempt.objects.get(learner__username="zed")
     other = Cohort.objects.get(name="Autumn")
