@@ -369,3 +369,28 @@ def test_key_changes_page_drops_a_question_once_regraded(client, two_cohorts, la
     html = client.get("/admin/quizzes/question/key-changes/").content.decode()
     assert listed_before is True
     assert ">q-10-01</a>" not in html
+
+
+def test_a_free_keys_regrade_confirmation_says_what_changed_not_every_phrasing(
+    admin_client, seeds_imported
+):
+    """A UX walk: after "takes over" was added to a mention of q-19-05, the confirmation
+    printed the whole key twice (old → new, 44 phrasings) and the change was hard to find."""
+    ana = UserFactory(username="ana")
+    answer(ana, "q-19-05", text="the embedding row takes over the norm")
+    path = seeds_imported / "phase-19-training-dynamics.yaml"
+    edit = ("casi toda la norma, toda la norma]", "toda la norma, takes over]")
+    path.write_text(path.read_text().replace(*edit), "utf-8")
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+    question = Question.objects.get(code="q-19-05")
+
+    dry_run = admin_client.post(
+        "/admin/quizzes/question/", {"action": "regrade", "_selected_action": [question.pk]}
+    )
+
+    confirm = " ".join(dry_run.content.decode().split())
+    assert "<li>mention “dominates”: alternatives added: takes over; alternatives removed: " in (
+        confirm
+    )
+    assert "key embedding row" not in confirm
+    assert "1 attempt goes from wrong to right" in confirm
