@@ -90,7 +90,8 @@ def cohort_memory(
     *, cohort: Cohort, phase: Phase | None = None, now: datetime | None = None
 ) -> CohortMemory:
     """Every figure over the whole cohort (staff left out) and every active question,
-    and the heat map's phase (`phase`, else the first) and questions; its cells, for
+    and the heat map's phase (`phase`, else the first the cohort answered in, else the
+    first) and questions; its cells, for
     the page of learners shown, come from `memory_heat_cells`."""
     now = now or timezone.now()
     threshold = risk_threshold()
@@ -108,9 +109,6 @@ def cohort_memory(
         )
         .order_by("phase__number", "position")
     )
-    if phase is None and phases:
-        phase = phases[0]
-    shown = {q.pk for q in questions if phase is not None and q.phase_id == phase.pk}
     learners = {
         pk: LearnerMemory(pk, username)
         for pk, username in cohort.learners.filter(is_staff=False)
@@ -131,6 +129,12 @@ def cohort_memory(
         item = items[question_id]
         item.learners, item.sum_now, item.sum_week = count, sum_now, sum_week
         item.below_now, item.below_week = below_now, below_week
+    if phase is None and phases:
+        # The first phase the cohort answered in, else the first: a heat map of dashes
+        # while the class works on a later phase says nothing (UX walk).
+        answered = {q.phase_id for q in questions if items[q.pk].learners}
+        phase = next((p for p in phases if p.pk in answered), phases[0])
+    shown = {q.pk for q in questions if phase is not None and q.phase_id == phase.pk}
     for learner_id, (seen, at_risk) in by_learner.items():
         if learner_id in learners:
             learners[learner_id].seen, learners[learner_id].at_risk = seen, at_risk

@@ -94,6 +94,27 @@ def test_memory_bad_query_shows_the_first_phase(client, instructor, world, query
     assert "Heat map, phase 10" in html
 
 
+def test_memory_heat_map_opens_on_the_first_phase_the_cohort_answered(
+    client, instructor, seeds_imported
+):
+    """A UX walk: a class at work on phase 19 opened the page on phase 10's heat map,
+    every cell "not seen". A cohort that answered nothing still opens on the first."""
+    cohort = Cohort.objects.create(name="Later")
+    cohort.instructors.add(instructor)
+    lina = UserFactory(username="lina")
+    cohort.learners.add(lina)
+
+    empty = page(client, instructor, cohort)
+    with time_machine.travel(START, tick=False):
+        answer(lina, "q-19-01", keys=["B"])
+    html = page(client, instructor, cohort)
+
+    assert "Heat map, phase 10" in empty
+    assert "Heat map, phase 19" in html
+    assert '<option value="19" selected>' in html
+    assert "Heat map, phase 10" in page(client, instructor, cohort, "?phase=10")
+
+
 @pytest.mark.parametrize("count", [1, 5])
 def test_memory_page_runs_fixed_queries(
     client, instructor, world, django_assert_num_queries, count
