@@ -132,7 +132,7 @@ def test_import_removed_question_is_retired_not_deleted(seed_dir):
     question = Question.objects.get(code="q-10-05")
     assert question.retired_at is not None
     assert question.revisions.count() == 1
-    assert "Retired:\n  q-10-05\n" in output
+    assert "Retired (hidden from learners, attempts kept):\n  q-10-05\n" in output
     assert output.strip().endswith("added: 0, changed: 0, retired: 1, unchanged: 9")
     assert run_import(seed_dir).strip() == "added: 0, changed: 0, retired: 0, unchanged: 9"
 
@@ -317,9 +317,18 @@ def test_import_of_one_file_retires_a_question_gone_from_it(seed_dir):
     text = ten.read_text()
     ten.write_text(text[: text.index("  - id: q-10-05")], "utf-8")
 
+    dry_run = run_import(ten, "--dry-run")
     output = run_import(ten)
 
-    assert output.strip() == "added: 0, changed: 0, retired: 1, unchanged: 4"
+    # Named without -v 2: "retired: 1" alone does not say which question is hidden.
+    assert dry_run.strip() == (
+        "Would retire (hidden from learners, attempts kept):\n  q-10-05\n"
+        "dry run: added: 0, changed: 0, retired: 1, unchanged: 4"
+    )
+    assert output.strip() == (
+        "Retired (hidden from learners, attempts kept):\n  q-10-05\n"
+        "added: 0, changed: 0, retired: 1, unchanged: 4"
+    )
     assert list(Question.objects.retired().values_list("code", flat=True)) == ["q-10-05"]
 
 

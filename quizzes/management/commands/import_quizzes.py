@@ -114,10 +114,24 @@ class Command(BaseCommand):
         impact = impact_count(plan)
         if plan.changed and verbosity >= 1:
             self.changed_write(plan, impact)
+        # Named at any verbosity: a question cut from a file by mistake is hidden from
+        # learners, and "retired: 1" alone does not say which (UX walk). A retired
+        # phase's questions are named by their phase, below.
+        gone = {phase.pk for phase in plan.retired_phases}
+        retired = [q for q in plan.retired if q.phase_id not in gone]
+        if retired and verbosity >= 1:
+            self.stdout.write(
+                self.style.MIGRATE_HEADING(
+                    "Would retire (hidden from learners, attempts kept):"
+                    if dry_run
+                    else "Retired (hidden from learners, attempts kept):"
+                )
+            )
+            for question in retired:
+                self.stdout.write(f"  {question.code}")
         if verbosity >= 2:
             for heading, items in (
                 ("Added", [d.code for d in plan.added]),
-                ("Retired", [q.code for q in plan.retired]),
                 ("Unchanged", plan.unchanged),
             ):
                 if items:
