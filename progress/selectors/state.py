@@ -30,19 +30,24 @@ class OptionFeedback:
     picked: bool
     correct: bool
     multi: bool = False  # of a question with several right options
+    # The key that graded the pick has been replaced (and no regrade changed the
+    # verdict): the card names the right options now, so none is marked by the old key.
+    replaced: bool = False
 
     @property
     def css(self) -> str:
         if self.picked:
             return "right-pick" if self.correct else "wrong-pick"
-        return "missed-key" if self.correct else ""
+        return "missed-key" if self.correct and not self.replaced else ""
 
     @property
     def note(self) -> str:
         """What the feedback says beside the option, if anything."""
         if self.picked:
+            if self.replaced:
+                return _("your pick")
             return _("your pick, right") if self.correct else _("your pick, wrong")
-        if self.correct:
+        if self.correct and not self.replaced:
             return _("right, not picked") if self.multi else _("the right answer")
         return ""
 
@@ -237,8 +242,11 @@ class QuestionState:
         picked = set(self.latest.keys)
         right = {o["key"] for o in self.graded_revision.options if o.get("correct")}
         multi = self.latest.revision.is_multi
+        replaced = self.key_now is not None
         return [
-            OptionFeedback(o["key"], o["text"], o["key"] in picked, o["key"] in right, multi)
+            OptionFeedback(
+                o["key"], o["text"], o["key"] in picked, o["key"] in right, multi, replaced
+            )
             for o in self.latest.revision.options
         ]
 

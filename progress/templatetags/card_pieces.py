@@ -131,7 +131,8 @@ def answer_fields(state, focus=False):
 def choice_result(state):
     """A choice question's feedback list (each option with its text, whether it was
     picked and whether it is right) and a multiple-answer question's partial score.
-    They follow from the revision answered, the key that graded it and the picked keys
+    They follow from the revision answered, the key that graded it (and whether it has
+    been replaced since), and the picked keys
     (option keys of that revision, never free text), so they are kept per those and
     the language: ~0.25 ms of template work a card."""
     attempt, graded, parts = state.latest, state.graded_revision, state.partial_parts
@@ -144,6 +145,7 @@ def choice_result(state):
         graded.pk,
         graded.content_hash,
         tuple(attempt.keys),
+        state.key_now is not None,  # a replaced key marks no option right
         state.partial,
         parts["right"],
         parts["wrong"],

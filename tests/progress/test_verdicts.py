@@ -176,6 +176,25 @@ def test_a_wrong_answer_the_key_change_left_wrong_says_the_key_changed(
         assert "La respuesta correcta ahora es A." in card
 
 
+def test_a_replaced_key_marks_no_option_right_beside_the_note(
+    seeds_imported, learner, learner_client
+):
+    """A UX walk: after B → A, a pick the regrade left wrong still showed "B. … — the
+    right answer" above "The right answer is now A.": the card taught both keys. The
+    piece seen before the import (kept per key and picks) must not come back either."""
+    answer(learner, "q-10-01", keys=["C"])
+    before = _text(learner_client.get("/phase/10/"))
+    assert "the right answer" in before[before.index('id="q-10-01"') :]
+    _key_moved_and_regraded(seeds_imported)
+
+    html = _text(learner_client.get("/phase/10/"))
+    card = html[html.index('id="q-10-01"') : html.index('id="q-10-02"')]
+
+    assert "The right answer is now A." in card
+    assert "the right answer</strong>" not in card and 'class="missed-key"' not in card
+    assert "<strong>— your pick</strong>" in card
+
+
 def test_a_regraded_answer_needs_no_note_of_the_key_change(regraded_wrong, learner_client):
     html = _text(learner_client.get("/phase/10/"))
 
