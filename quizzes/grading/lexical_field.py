@@ -13,7 +13,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .keys import MAX_SPANS, CompiledKey, Found, word_matches
+from .answer_words import word_matches
+from .keys import MAX_SPANS, CompiledKey, Found
 from .text import is_number, stems, words
 
 FIELD_MIN = 2  # words of distinct slots of a mention, in one clause, that stand for it

@@ -12,6 +12,7 @@ from rapidfuzz.distance import OSA
 
 from portal.languages import LANGUAGE_CODES
 
+from .answer_words import typo_bound, word_matches
 from .cues import hypothetical, not_negations_found, read_cues
 from .keys import (
     LESS,
@@ -26,8 +27,6 @@ from .keys import (
     as_mentions,
     compile_key,
     read_alternatives,
-    typo_bound,
-    word_matches,
 )
 from .lexical_field import field_found, mention_fields
 from .text import Tokens, is_number, is_symbol, stems, tokenize

@@ -1,7 +1,8 @@
 """A misspelt word stands for at most ten of the key's words, the nearest (grader 12): a key
 of near-identical words cannot make every word of an answer a typo of all of them."""
 
-from quizzes.grading.keys import MAX_TYPO_TARGETS, as_mentions, compile_key, word_matches
+from quizzes.grading.answer_words import MAX_TYPO_TARGETS, word_matches
+from quizzes.grading.keys import as_mentions, compile_key
 
 CENTRE = "bcdfghjk"  # no word the vocabulary knows
 
