@@ -3,7 +3,7 @@
 from io import StringIO
 
 import pytest
-from django.core.management import CommandError, call_command
+from django.core.management import call_command
 
 from quizzes.models import Phase, Question, QuestionRevision
 from tests.conftest import phase_yaml
@@ -345,16 +345,3 @@ def test_import_without_paths_is_the_whole_bank_and_says_which_phases_it_hides(s
         "dry run: added: 0, changed: 0, retired: 5, unchanged: 5"
     )
     assert Phase.objects.filter(retired_at__isnull=False).count() == 0
-
-
-def test_import_into_a_database_not_yet_migrated_says_to_migrate(seed_dir, monkeypatch):
-    """A newcomer who imports before `migrate` gets the step to take, not a traceback of
-    "no such table", and nothing is written."""
-    from django.db import connection
-
-    monkeypatch.setattr(connection.introspection, "table_names", lambda *a, **k: [])
-
-    with pytest.raises(CommandError, match=r"no quiz tables yet: run `python manage.py migrate`"):
-        run_import(seed_dir)
-
-    assert not Question.objects.exists()

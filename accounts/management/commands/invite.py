@@ -2,7 +2,9 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
+from accounts.models import Invite
 from accounts.services import invite_create
+from portal.commands import refuse_unmigrated
 from teaching.models import Cohort
 
 
@@ -15,6 +17,7 @@ class Command(BaseCommand):
         parser.add_argument("--cohort", default=None, help="Name of the cohort to join.")
 
     def handle(self, *args, **options):
+        refuse_unmigrated(Invite)
         count, note, cohort_name = options["count"], options["note"], options["cohort"]
         if not 1 <= count <= 500:
             raise CommandError("--count must be between 1 and 500.")

@@ -4,6 +4,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.services import setup_link_create
+from portal.commands import refuse_unmigrated
 
 
 class Command(BaseCommand):
@@ -20,6 +21,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
+        refuse_unmigrated(get_user_model())
         if get_user_model().objects.exists():
             if options["if_no_accounts"]:
                 return

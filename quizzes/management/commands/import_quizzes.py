@@ -5,11 +5,11 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
-from django.db import connections, router
 from django.utils.module_loading import import_string
 
 from audit.enums import AuditKind
 from audit.services import audit_record
+from portal.commands import refuse_unmigrated
 from quizzes.enums import QuestionKind
 from quizzes.grading.explain import key_explain
 from quizzes.loader import load_quiz_set
@@ -70,12 +70,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args, **options):
-        connection = connections[router.db_for_write(Question)]
-        if Question._meta.db_table not in connection.introspection.table_names():
-            raise CommandError(
-                "The database has no quiz tables yet: run `python manage.py migrate` first "
-                "(`make run` and `make import` do)."
-            )
+        refuse_unmigrated(Question)
         data_dir = Path(settings.QUIZ_DATA_DIR)
         paths = options["paths"] or [data_dir]
         dry_run = options["dry_run"]

@@ -5,6 +5,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from audit.enums import AuditKind
 from audit.services import audit_record
+from portal.commands import refuse_unmigrated
+from progress.models import Attempt
 from quizzes.grading import GRADER_VERSION
 from quizzes.models import Question
 from teaching.services import grader_regrade_plan, regrade_apply, regrade_plan
@@ -31,6 +33,7 @@ class Command(BaseCommand):
         parser.add_argument("--dry-run", action="store_true", help="Print the plan only.")
 
     def handle(self, *args, **options):
+        refuse_unmigrated(Attempt)
         codes, grader, dry_run = options["question_ids"], options["grader"], options["dry_run"]
         if not codes and not grader:
             raise CommandError("Name the questions to regrade, or pass --grader.")
