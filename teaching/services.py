@@ -278,6 +278,20 @@ def verdict_override(*, attempt: Attempt, correct: bool, reason: str, by, reques
     return entry
 
 
+def _already_checked(entries, by) -> str:
+    """Why a verdict is not waiting to be checked: who checked it (a second tab, or a
+    colleague who got there first), or, where nobody did, that the grader was sure."""
+    checked = [entry for entry in entries if entry.kind in INSTRUCTOR_KINDS]
+    if not checked:
+        return _("This verdict is not waiting to be checked: the grader was sure of it.")
+    last = max(checked, key=lambda entry: entry.pk)
+    if last.by_id == by.pk:
+        return _("You have already checked this verdict.")
+    if last.by_id is None:
+        return _("An instructor has already checked this verdict.")
+    return _("%(name)s has already checked this verdict.") % {"name": last.by.get_username()}
+
+
 def verdict_confirm(*, attempt: Attempt, by, request=None) -> Regrade:
     """An instructor lets a verdict the grader was unsure of stand: a new Regrade row
     of kind confirm carrying the verdict as it stands (the attempt stays as it is),
@@ -287,7 +301,7 @@ def verdict_confirm(*, attempt: Attempt, by, request=None) -> Regrade:
     with transaction.atomic():
         attempt, entries, newest, verdict = _locked_verdict(attempt)
         if not provisional_from(attempt, entries):
-            raise ValidationError(_("This verdict is not waiting to be checked."))
+            raise ValidationError(_already_checked(entries, by))
         entry = Regrade(
             attempt=attempt,
             kind=VerdictSource.CONFIRM,

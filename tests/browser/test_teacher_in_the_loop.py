@@ -119,7 +119,7 @@ def test_confirming_what_another_instructor_just_confirmed_says_so(page, site):
     page.get_by_role("button", name="Confirm: wrong").click()
 
     page.get_by_role("status").filter(
-        has_text="This verdict is not waiting to be checked."
+        has_text="colleague has already checked this verdict."
     ).wait_for()
     assert Regrade.objects.count() == 1
 

@@ -10,6 +10,7 @@ from django.apps import apps
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
 from django.test import Client
+from django.utils import translation
 
 from audit.enums import AuditKind
 from audit.models import AuditEvent
@@ -139,10 +140,24 @@ def test_verdict_confirm_refuses_a_sure_or_checked_verdict(cohort, instructor):
     unsure = answer(learner_in(cohort, "bea"), "q-10-03", text=TYPO)
     verdict_confirm(attempt=unsure, by=instructor)
 
-    for attempt in (sure, checked, unsure):
-        with pytest.raises(ValidationError):
-            verdict_confirm(attempt=attempt, by=instructor)
+    colleague = UserFactory(username="colleague", is_staff=True)
+    refusals = []
+    for attempt, by in ((sure, instructor), (checked, instructor), (unsure, instructor)):
+        with pytest.raises(ValidationError) as refused:
+            verdict_confirm(attempt=attempt, by=by)
+        refusals.append(refused.value.messages[0])
+    with pytest.raises(ValidationError) as refused, translation.override("es"):
+        verdict_confirm(attempt=unsure, by=colleague)
+    refusals.append(refused.value.messages[0])
 
+    # Each says why: the grader was sure, or who checked it already (a second tab's
+    # click, a colleague who got there first), in the instructor's language.
+    assert refusals == [
+        "This verdict is not waiting to be checked: the grader was sure of it.",
+        "This verdict is not waiting to be checked: the grader was sure of it.",
+        "You have already checked this verdict.",
+        "teach ya ha revisado este veredicto.",
+    ]
     assert Regrade.objects.count() == 1
 
 
@@ -255,7 +270,7 @@ def test_confirm_twice_with_htmx_says_so(client, cohort, instructor):
     response = client.post(confirm_url(cohort, attempt), headers={"HX-Request": "true"})
 
     assert response.status_code == 409
-    assert "This verdict is not waiting to be checked." in response.content.decode()
+    assert "You have already checked this verdict." in response.content.decode()
     assert Regrade.objects.count() == 1
 
 
