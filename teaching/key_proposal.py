@@ -29,6 +29,7 @@ from portal.languages import LANGUAGE_CODES
 from progress.models import Attempt
 from quizzes.enums import QuestionKind
 from quizzes.grading import grade_free
+from quizzes.grading.cues import not_negations_found
 from quizzes.grading.text import is_symbol, stems, tokenize
 from quizzes.grading.vocabulary import vocabulary_load
 from quizzes.models import QuestionRevision
@@ -160,10 +161,17 @@ def candidate_phrases(*, text: str, covered: list[tuple[int, int]], prompt: str 
     tokens = tokenize(text)
     spans = list(zip(tokens.norms, tokens.starts, tokens.ends, strict=True))
     free = [not any(s < end and start < e for s, e in covered) for _n, start, end in spans]
+    # "sin embargo" (however), "not only", "sin duda": a cue that denies nothing, as the
+    # grader reads it, opens no run; added to a key, it would find any answer saying so.
+    affirming = not_negations_found(tokens, vocabulary)
     found: dict[str, tuple] = {}  # phrase: its sort key
     for first, (norm, start, _end) in enumerate(spans):
-        privative = norm in negations
-        if not free[first] or (norm in stop and not privative) or is_symbol(norm):
+        privative = norm in negations and first not in affirming
+        if (
+            not free[first]
+            or is_symbol(norm)
+            or ((norm in stop or norm in negations) and not privative)
+        ):
             continue
         words = owned = 0
         # A run stops at the limits of an alternative ("=" and "the" count as words there),

@@ -317,3 +317,21 @@ def test_a_phrase_may_open_with_a_negation_cue(seeds_imported):
     assert "without rescaling" in english and "not scaled" in english
     cues = {"without", "not"}
     assert not any(p in cues or cues & set(p.split()[1:]) for p in english)
+
+
+@pytest.mark.parametrize(
+    ("text", "expression"),
+    [
+        ("sin embargo el gradiente no cambia", "sin embargo"),
+        ("sin duda el gradiente pasa", "sin duda"),
+        ("not only the gradient passes", "not only"),
+    ],
+)
+def test_an_expression_that_denies_nothing_opens_no_phrase(text, expression):
+    # "sin embargo" is "however", not "without embargo": as a phrase of the key it would
+    # find any answer that says "however". The grader reads these as no cue
+    # (vocabulary.yaml, not_negations), so the proposal does not open a run with them.
+    phrases = candidate_phrases(text=text, covered=[])
+
+    assert phrases
+    assert not [p for p in phrases if p.startswith(expression.split()[0] + " ")]
