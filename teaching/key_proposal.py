@@ -114,8 +114,9 @@ def _grade(revision: QuestionRevision, expected, text: str) -> bool:
 
 
 def leftover_phrase(*, text: str, covered: list[tuple[int, int]]) -> str:
-    """The answer's words outside every matched span, without stop words or negation
-    cues, as written (lower case), each once, at most MAX_WORDS."""
+    """The answer's words outside every matched span, without stop words, negation cues
+    or symbols, as written (lower case), each once, at most MAX_WORDS and MAX_CHARS in
+    all (the limits of one alternative, so the line imports)."""
     vocabulary = vocabulary_load()
     skip = vocabulary.for_languages("stopwords", LANGUAGE_CODES) | vocabulary.for_languages(
         "negations", LANGUAGE_CODES
