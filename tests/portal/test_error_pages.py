@@ -84,8 +84,22 @@ def test_csrf_failure_is_our_page(learner):
 
     response = client.post("/language/", {"language": "es"})
 
+    html = response.content.decode()
     assert response.status_code == 403
-    assert "<h1>The form expired</h1>" in response.content.decode()
+    assert "<h1>The form expired</h1>" in html
+    # Not an answer's form: the page does not speak of drafts (a login form said so).
+    assert "Go back, reload the page and send it again." in html
+    assert "draft" not in html
+
+
+def test_csrf_failure_of_an_answer_without_javascript_says_it_is_kept(learner):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(learner)
+
+    response = client.post("/question/q-10-01/answer/", {"token": "t", "text": "my answer"})
+
+    assert response.status_code == 403
+    assert "what you typed in an answer is kept as a draft" in response.content.decode()
 
 
 def _post_utf16_form(learner, **headers):
