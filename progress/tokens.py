@@ -148,3 +148,11 @@ def token_read(raw: str, *, max_age: timedelta = MAX_AGE) -> SubmissionToken:
     if not (latest is None or isinstance(latest, int)):
         raise BadToken("malformed token")
     return SubmissionToken(learner_id, question_id, revision_id, str(nonce), str(binding), latest)
+
+
+def token_learner(raw: str) -> int | None:
+    """The learner a token names, or None when it does not read."""
+    try:
+        return token_read(raw).learner_id
+    except BadToken:
+        return None

@@ -41,6 +41,7 @@ from .selectors import (
 )
 from .services import (
     Answered,
+    FormOfAnotherAccount,
     FormOutOfDate,
     FormSentAlready,
     SubmissionRefused,
@@ -51,7 +52,7 @@ from .services import (
     draft_submit,
 )
 from .tokens import SESSION_KEY as TOKEN_SESSION_KEY
-from .tokens import browser_of, token_binding, token_issue
+from .tokens import browser_of, token_binding, token_issue, token_learner
 
 CARD = "progress/_question.html"
 FORM_ERRORS = "form_errors"  # session key: messages for forms shown again after a redirect
@@ -197,6 +198,9 @@ def _answer_csrf_refused(request: HtmxHttpRequest, code: str) -> HttpResponse | 
         return None
     if TOKEN_SESSION_KEY not in request.session:
         return None  # a token would write a form key into the session: the plain 403
+    if token_learner(request.POST.get("token", "")) not in (None, request.user.pk):
+        # A tab of the account logged in before (red team 12): not in this one's form.
+        return error_response(request, FormOfAnotherAccount())
     return _form_fragment(
         request, question, FormOutOfDate(keep=answer_raw(request.POST)), status=403
     )
