@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Count, Q
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
-from .models import ReviewCard
+from .models import LearnerQuestion, ReviewCard
 from .reviews import day_end, day_start
 from .selectors import QuestionState, drafts_attach
 
@@ -73,14 +73,27 @@ def review_session(*, learner) -> ReviewSession:
         cards.due_before(tomorrow)
         .filter(Q(last_review_at__isnull=True) | Q(last_review_at__lt=today))
         .select_related("question__current_revision", "question__phase")
+        # The latest attempt the form is made after, in the same query: an answer sent
+        # from another tab since (a review, or the phase page) is not replaced silently.
+        .annotate(
+            latest_id=Subquery(
+                LearnerQuestion.objects.filter(
+                    learner_id=OuterRef("learner_id"), question_id=OuterRef("question_id")
+                ).values("latest_attempt_id")[:1]
+            )
+        )
         .order_by("due", "id")
         .first()
     )
     state = None
     if first is not None:
-        # The due card's question, its standing not read: a review's form does not
-        # check for answers sent from another tab since.
-        state = QuestionState(question=first.question, context="reviews", latest_read=False)
+        # The due card's question; its latest attempt is not loaded, only its id.
+        state = QuestionState(
+            question=first.question,
+            context="reviews",
+            latest_read=False,
+            latest_id_seen=first.latest_id or 0,
+        )
         drafts_attach(learner=learner, states={first.question_id: state})
     session = ReviewSession(state, counts["done"], counts["right"], counts["due"])
     if state is None:

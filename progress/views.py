@@ -42,6 +42,7 @@ from .selectors import (
 from .services import (
     Answered,
     FormOfAnotherAccount,
+    FormOfEarlierAnswer,
     FormOutOfDate,
     FormSentAlready,
     SubmissionRefused,
@@ -287,7 +288,9 @@ def _form_again(
         errors[question.code] = [refused.message, refused.shows_standing]
         request.session.modified = True
         in_reviews = request.POST.get("context") == "reviews"
-        if in_reviews and not isinstance(refused, FormSentAlready):
+        # Another answer since (this form's or another tab's) ended the card's review:
+        # the reviews page no longer holds it, its phase page does.
+        if in_reviews and not isinstance(refused, FormSentAlready | FormOfEarlierAnswer):
             return redirect("progress:reviews")
         return redirect(again_href(phase_number=question.phase.number, code=question.code))
     return _form_fragment(request, question, refused, status=refused.status)

@@ -96,8 +96,10 @@ class QuestionState:
     tries: int = 0
     latest: Attempt | None = None
     # Whether `latest` was read (None then means never answered): a form's token names
-    # the latest attempt it was made after only then (see progress.tokens).
+    # the latest attempt it was made after only then (see progress.tokens), or when
+    # `latest_id_seen` says it without the attempt (the reviews page's due card).
     latest_read: bool = True
+    latest_id_seen: int | None = None
     draft: dict | None = None
     # What was sent for this question while the session had expired, kept apart from
     # the learner's own draft until the learner checks it and sends it.
@@ -134,7 +136,7 @@ class QuestionState:
         """What a form's token names as the latest attempt it was made after: its id, 0
         for none, None where it was not read."""
         if not self.latest_read:
-            return None
+            return self.latest_id_seen
         return self.latest.pk if self.latest is not None else 0
 
     @property

@@ -421,3 +421,35 @@ def test_review_sent_after_the_session_expired_comes_back_to_the_reviews_page(
         back = get(learner_client, learner, "/reviews/").content.decode()
     assert ">the identity path</textarea>" in back
     assert "when you sent this answer, so it was kept here, not graded" in back
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_a_review_form_overtaken_by_another_tab_is_sent_back_not_stored_over_it(
+    seeds_imported, learner_client, learner, htmx
+):
+    # Two tabs on today's reviews: the first answers the card right; the second, still
+    # showing the card's form, must not silently replace that answer with its own.
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-04", keys=["A"])
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        page = get(learner_client, learner, "/reviews/").content.decode()
+        sent = {"token": form_token(page, "q-10-04"), "context": "reviews"}
+        second_tab = form_token(learner_client.get("/reviews/").content.decode(), "q-10-04")
+        learner_client.post("/question/q-10-04/answer/", {**sent, "choice": ["B"]})
+        headers = {"HX-Request": "true"} if htmx else {}
+
+        stale = learner_client.post(
+            "/question/q-10-04/answer/",
+            {"token": second_tab, "context": "reviews", "choice": ["C"]},
+            headers=headers,
+        )
+
+        if not htmx:
+            assert stale.status_code == 302
+            stale = learner_client.get(stale["Location"])
+    html = stale.content.decode()
+    assert stale.status_code == (409 if htmx else 200)
+    assert "You answered this question in another tab or window" in html
+    assert 'value="C" id="q-10-04-C" checked>' in html
+    assert learner.attempts.count() == 2  # the first wrong answer and the right review
+    assert learner.attempts.latest("id").answer["keys"] == ["B"]
