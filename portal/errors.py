@@ -140,10 +140,20 @@ def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     match = getattr(request, "resolver_match", None)
     own = getattr(match.func, "csrf_refused", None) if match is not None else None
     user = getattr(request, "user", None)
-    if own is not None and _is_htmx(request) and user is not None and user.is_authenticated:
+    logged_in = user is not None and user.is_authenticated
+    if own is not None and _is_htmx(request) and logged_in:
         response = own(request, *match.args, **match.kwargs)
         if response is not None:
             return response
+    # Without htmx, a view may show back what was typed (`csrf_kept`: the text to copy and
+    # the way back), having checked that the post came from a form it made for this user.
+    kept = getattr(match.func, "csrf_kept", None) if match is not None else None
+    if kept is not None and logged_in and not _is_htmx(request):
+        extra = kept(request, *match.args, **match.kwargs)
+        if extra:
+            context = {**_way_back(request), **extra}
+            page = loader.render_to_string("403_csrf.html", context, request)
+            return HttpResponse(page, status=403)
     return _handler(
         "403_csrf.html",
         403,

@@ -20,6 +20,7 @@ from portal.http import require_GET, require_POST
 from quizzes.models import Question
 
 from .context_processors import reviews_due_forget, reviews_due_reviewed
+from .csrf_kept import answer_csrf_kept
 from .paging import again_href, question_href
 from .phase_selectors import (
     active_phase,
@@ -208,6 +209,7 @@ def _answer_csrf_refused(request: HtmxHttpRequest, code: str) -> HttpResponse | 
 
 
 answer.csrf_refused = _answer_csrf_refused
+answer.csrf_kept = answer_csrf_kept  # without htmx: the text shown back, to copy
 
 
 def _refused_response(

@@ -31,6 +31,7 @@ from .submission import (
     SubmissionRefused,
     answer_parse,
     answer_raw,
+    answer_sent_text,
     answer_submit,
     draft_submit,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "answer_too_long",
     "answer_pattern",
     "answer_raw",
+    "answer_sent_text",
     "answer_submit",
     "attempt_record",
     "attempt_store",

@@ -184,6 +184,20 @@ def answer_raw(post) -> dict:
     }
 
 
+def answer_sent_text(*, user, question: Question, post) -> str:
+    """The text of an answer Django's CSRF check refused, to show back to be copied
+    (without JavaScript nothing kept it): only when its token is this learner's for this
+    question, which another site cannot have, so no other site can plant text here."""
+    try:
+        token = token_read(post.get("token", ""))
+    except BadToken:
+        return ""
+    if token.learner_id != user.pk or token.question_id != question.pk:
+        return ""
+    text = answer_raw(post)["text"]
+    return text if text.strip() else ""
+
+
 def _token_for(*, question: Question, raw_token: str, max_age=MAX_AGE) -> SubmissionToken:
     try:
         token = token_read(raw_token, max_age=max_age)

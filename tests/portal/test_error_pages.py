@@ -92,14 +92,18 @@ def test_csrf_failure_is_our_page(learner):
     assert "draft" not in html
 
 
-def test_csrf_failure_of_an_answer_without_javascript_says_it_is_kept(learner):
+def test_csrf_failure_of_a_forged_answer_post_claims_no_draft(learner):
+    """Without JavaScript no draft is saved: a refused answer whose text cannot be shown
+    back (a token not this learner's) is told to go back, not that a draft was kept."""
     client = Client(enforce_csrf_checks=True)
     client.force_login(learner)
 
     response = client.post("/question/q-10-01/answer/", {"token": "t", "text": "my answer"})
 
+    html = response.content.decode()
     assert response.status_code == 403
-    assert "what you typed in an answer is kept as a draft" in response.content.decode()
+    assert "Go back, reload the page and send it again." in html
+    assert "draft" not in html and "my answer" not in html
 
 
 def _post_utf16_form(learner, **headers):

@@ -179,6 +179,34 @@ def test_a_page_left_open_across_a_new_login_gives_the_form_back_not_an_empty_ca
     assert Attempt.objects.count() == 1
 
 
+def test_a_page_left_open_across_a_new_login_without_javascript_shows_the_text_to_copy(
+    seeds_imported, learner, phase_token
+):
+    """Without JavaScript there is no draft saved while typing: the CSRF failure page
+    is all the learner gets, so it shows back what they wrote (only from a form the
+    portal made for this learner: a token another site cannot have) and does not claim
+    it was kept as a draft."""
+    old = Client(enforce_csrf_checks=True)
+    old.force_login(learner)
+    token = _token_in(old.get("/phase/10/").content.decode(), "q-10-03")
+    old.cookies["csrftoken"] = "x" * 32  # the other tab's new login set a new secret
+    sent = {"token": token, "text": "a long answer <b>typed</b> without JavaScript"}
+
+    response = old.post("/question/q-10-03/answer/", {**sent, "csrfmiddlewaretoken": "s" * 32})
+
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "\na long answer &lt;b&gt;typed&lt;/b&gt; without JavaScript</textarea>" in html
+    assert "kept as a draft" not in html
+    assert 'href="/phase/10/?again=q-10-03#q-10-03"' in html
+    assert Attempt.objects.count() == 0 and Draft.objects.count() == 0
+    # A post that carries no token of this learner's (another site's) shows nothing back.
+    forged = old.post(
+        "/question/q-10-03/answer/", {"token": "forged", "text": "planted", "x": "y"}
+    ).content.decode()
+    assert "planted" not in forged and "<textarea" not in forged
+
+
 def test_a_retired_question_keeps_no_draft(seeds_imported, learner_client, phase_token):
     token = phase_token("q-10-03")
     Question.objects.filter(code="q-10-03").update(retired_at="2026-01-01T00:00Z")
