@@ -14,6 +14,14 @@ def page_size() -> int:
     return settings.PHASE_PAGE_SIZE
 
 
+def page_number(raw: str | None) -> int:
+    """The page a `?page=` asks for; a value that is no number asks for the first."""
+    try:
+        return int(raw or 1)
+    except ValueError:
+        return 1
+
+
 def page_of(*, ordinal: int) -> int:
     """The page (from 1) that holds the question at `ordinal` (from 0) of its phase."""
     return ordinal // page_size() + 1

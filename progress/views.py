@@ -21,7 +21,7 @@ from quizzes.models import Question
 
 from .context_processors import reviews_due_forget, reviews_due_reviewed
 from .csrf_kept import answer_csrf_kept
-from .paging import again_href, question_href
+from .paging import again_href, page_number, question_href
 from .phase_selectors import (
     active_phase,
     answered_state,
@@ -95,13 +95,6 @@ def _show_forms(request: HtmxHttpRequest, states, *, also: str | None = None) ->
             _show_form(request, state, binding)
 
 
-def _page_number(raw: str | None) -> int:
-    try:
-        return int(raw or 1)
-    except ValueError:
-        return 1
-
-
 @require_GET
 def home(request: HtmxHttpRequest) -> HttpResponse:
     """The phases: the one to go on with first, then every phase on one line."""
@@ -124,7 +117,7 @@ def phase_detail(request: HtmxHttpRequest, number: int) -> HttpResponse:
     page = phase_page(
         learner=request.user,
         phase=phase,
-        page=_page_number(request.GET.get("page")),
+        page=page_number(request.GET.get("page")),
         holding=again,
     )
     _show_forms(request, page.states, also=again)
