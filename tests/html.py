@@ -24,6 +24,13 @@ def form_token(html: str, code: str) -> str | None:
     return match.group(1) if match else None
 
 
+def form_token_shown(html: str, code: str) -> str:
+    """`form_token`, for a page that must show the form."""
+    token = form_token(html, code)
+    assert token, html
+    return token
+
+
 def vnu_available() -> bool:
     """Whether the Nu Html Checker can run; with REQUIRE_VNU set (CI), it must."""
     jar = os.environ.get("VNU_JAR", "")

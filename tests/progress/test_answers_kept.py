@@ -12,6 +12,7 @@ from django.test import Client
 from progress.models import Attempt, Draft
 from quizzes.models import Question
 from tests.factories import UserFactory
+from tests.html import form_token_shown
 
 HTMX = {"HX-Request": "true"}
 
@@ -44,14 +45,6 @@ def _reword_q_10_01(seed_dir):
     call_command("import_quizzes", str(seed_dir), stdout=StringIO())
 
 
-def _token_in(html: str, code: str) -> str:
-    match = re.search(
-        rf'action="/question/{code}/answer/".*?name="token" value="([^"]+)"', html, re.S
-    )
-    assert match, html
-    return match.group(1)
-
-
 def test_a_form_made_before_its_key_was_corrected_is_sent_back_with_the_answer(
     seeds_imported, post_answer, phase_token, learner
 ):
@@ -67,7 +60,7 @@ def test_a_form_made_before_its_key_was_corrected_is_sent_back_with_the_answer(
     assert Attempt.objects.count() == 0
     assert Draft.objects.get(learner=learner).answer["keys"] == ["B"]
     # Sent again from the form it got back: graded by the corrected key.
-    post_answer("q-10-01", choice=["B"], token=_token_in(html, "q-10-01"))
+    post_answer("q-10-01", choice=["B"], token=form_token_shown(html, "q-10-01"))
     attempt = Attempt.objects.get()
     assert attempt.revision.number == 2
     assert attempt.correct is False
@@ -107,7 +100,9 @@ def test_an_answer_from_a_tab_overtaken_by_another_is_sent_back_not_stored_over_
     assert Attempt.objects.count() == 1
     assert Draft.objects.get(learner=learner).answer["text"] == "no idea, something about layers"
     # The form it came back in replaces the other answer when sent.
-    post_answer("q-10-03", text="no idea, something about layers", token=_token_in(html, "q-10-03"))
+    post_answer(
+        "q-10-03", text="no idea, something about layers", token=form_token_shown(html, "q-10-03")
+    )
     assert Attempt.objects.count() == 2
 
 
@@ -150,7 +145,7 @@ def test_a_page_left_open_across_a_new_login_gives_the_form_back_not_an_empty_ca
     old = Client(enforce_csrf_checks=True)
     old.force_login(learner)
     html = old.get("/phase/10/").content.decode()
-    token = _token_in(html, "q-10-03")
+    token = form_token_shown(html, "q-10-03")
     old.cookies["csrftoken"] = "x" * 32  # the other tab's new login set a new secret
 
     response = old.post(
@@ -169,7 +164,7 @@ def test_a_page_left_open_across_a_new_login_gives_the_form_back_not_an_empty_ca
     again = old.post(
         "/question/q-10-03/answer/",
         {
-            "token": _token_in(html, "q-10-03"),
+            "token": form_token_shown(html, "q-10-03"),
             "text": "typed before the other tab logged in",
             "csrfmiddlewaretoken": field,
         },
@@ -188,7 +183,7 @@ def test_a_page_left_open_across_a_new_login_without_javascript_shows_the_text_t
     it was kept as a draft."""
     old = Client(enforce_csrf_checks=True)
     old.force_login(learner)
-    token = _token_in(old.get("/phase/10/").content.decode(), "q-10-03")
+    token = form_token_shown(old.get("/phase/10/").content.decode(), "q-10-03")
     old.cookies["csrftoken"] = "x" * 32  # the other tab's new login set a new secret
     sent = {"token": token, "text": "a long answer <b>typed</b> without JavaScript"}
 
@@ -290,7 +285,7 @@ def test_an_answer_from_a_form_of_an_account_logged_out_since_is_kept_for_it(
     she sends is stored for nobody, least of all bob, and kept for her as after a logout."""
     ana, bob = UserFactory(username="ana"), UserFactory(username="bob")
     client.force_login(ana)
-    token = _token_in(client.get("/phase/10/").content.decode(), "q-10-03")
+    token = form_token_shown(client.get("/phase/10/").content.decode(), "q-10-03")
     client.logout()
     client.force_login(bob)
 

@@ -3,22 +3,13 @@ gives the card its form back with what was sent, for the learner logged in now. 
 shared computer the post may come from a tab of the account logged in before: its text
 must not land in the next account's form (to be read, or sent as theirs)."""
 
-import re
-
 from django.test import Client
 
 from progress.models import Attempt, Draft
 from tests.factories import UserFactory
+from tests.html import form_token_shown
 
 HTMX = {"HX-Request": "true"}
-
-
-def _token_in(html: str, code: str) -> str:
-    match = re.search(
-        rf'action="/question/{code}/answer/".*?name="token" value="([^"]+)"', html, re.S
-    )
-    assert match, html
-    return match.group(1)
 
 
 def test_a_csrf_refused_post_of_another_account_is_not_shown_to_the_one_logged_in(
@@ -28,7 +19,7 @@ def test_a_csrf_refused_post_of_another_account_is_not_shown_to_the_one_logged_i
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(ana)
     html = browser.get("/phase/10/").content.decode()
-    token, csrf = _token_in(html, "q-10-03"), browser.cookies["csrftoken"].value
+    token, csrf = form_token_shown(html, "q-10-03"), browser.cookies["csrftoken"].value
     # ana's tab stays open; bob logs in on the same browser (a new CSRF secret).
     browser.logout()
     browser.force_login(bob)
@@ -54,7 +45,7 @@ def test_a_csrf_refused_post_of_ones_own_form_still_comes_back_with_its_text(
 ):
     browser = Client(enforce_csrf_checks=True)
     browser.force_login(learner)
-    token = _token_in(browser.get("/phase/10/").content.decode(), "q-10-03")
+    token = form_token_shown(browser.get("/phase/10/").content.decode(), "q-10-03")
     browser.cookies["csrftoken"] = "z" * 32
 
     response = browser.post(

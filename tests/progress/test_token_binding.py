@@ -1,23 +1,14 @@
 """What ties an answer form's token to its login and its browser (progress.tokens)."""
 
-import re
-
 from django.contrib.sessions.backends.db import SessionStore
 from django.test import Client
 
 from progress.models import Attempt, Draft
 from progress.tokens import SESSION_KEY, token_issue, token_read
 from tests.factories import PASSWORD, UserFactory
+from tests.html import form_token_shown
 
 HTMX = {"HX-Request": "true"}
-
-
-def _token_in(html: str, code: str) -> str:
-    match = re.search(
-        rf'action="/question/{code}/answer/".*?name="token" value="([^"]+)"', html, re.S
-    )
-    assert match, html
-    return match.group(1)
 
 
 def test_two_tabs_opened_together_after_a_login_share_its_form_key(seeds_imported, client):
@@ -48,7 +39,7 @@ def test_a_token_posted_from_another_browser_keeps_nothing_for_its_learner(seeds
     UserFactory(username="ana")
     mine, theirs = Client(), Client()
     mine.post("/login/", {"username": "ana", "password": PASSWORD})
-    token = _token_in(mine.get("/phase/10/").content.decode(), "q-10-03")
+    token = form_token_shown(mine.get("/phase/10/").content.decode(), "q-10-03")
     mine.post("/logout/")
     theirs.get("/login/")  # a CSRF cookie of its own
     assert theirs.cookies["csrftoken"].value != mine.cookies["csrftoken"].value
