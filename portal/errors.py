@@ -89,13 +89,18 @@ def _way_back(request: HttpRequest) -> dict:
     return {"back_url": "/", "back_label": _("Back to phases"), "about_answers": about_answers}
 
 
+def _page(request: HttpRequest, template: str, status: int, extra: dict | None = None):
+    """An error page, with its way back (or the one `extra` names)."""
+    context = {**_way_back(request), **(extra or {})}
+    return HttpResponse(loader.render_to_string(template, context, request), status=status)
+
+
 def _handler(template: str, status: int, message):
     @requires_csrf_token
     def view(request: HttpRequest, exception=None) -> HttpResponse:
         if _is_htmx(request):
             return _fragment(request, status=status, message=str(message()))
-        page = loader.render_to_string(template, _way_back(request), request)
-        return HttpResponse(page, status=status)
+        return _page(request, template, status)
 
     return view
 
@@ -133,33 +138,30 @@ def server_error(request: HttpRequest) -> HttpResponse:
 def csrf_failure(request: HttpRequest, reason: str = "") -> HttpResponse:
     """CSRF_FAILURE_VIEW: usually a page left open across a logout or a new login.
 
-    A view may answer its own htmx posts that fail the check (`csrf_refused`, an
-    attribute of the view function): the question's answer view gives the card its
-    form back with what the learner typed, so the text box is not swapped away. Only
-    for htmx: a post from another site cannot send its HX-Request header."""
+    A view may answer its own posts that fail the check, for a logged-in user, through
+    attributes of the view function. With htmx, `csrf_refused` gives the answer's card
+    its form back with what the learner typed, so the text box is not swapped away (a
+    post from another site cannot send the HX-Request header). Without it, `csrf_kept`
+    gives the page the text to copy and the way back, having checked that the post came
+    from a form it made for this user."""
     match = getattr(request, "resolver_match", None)
-    own = getattr(match.func, "csrf_refused", None) if match is not None else None
     user = getattr(request, "user", None)
-    logged_in = user is not None and user.is_authenticated
-    if own is not None and _is_htmx(request) and logged_in:
-        response = own(request, *match.args, **match.kwargs)
-        if response is not None:
-            return response
-    # Without htmx, a view may show back what was typed (`csrf_kept`: the text to copy and
-    # the way back), having checked that the post came from a form it made for this user.
-    kept = getattr(match.func, "csrf_kept", None) if match is not None else None
-    if kept is not None and logged_in and not _is_htmx(request):
-        extra = kept(request, *match.args, **match.kwargs)
-        if extra:
-            context = {**_way_back(request), **extra}
-            page = loader.render_to_string("403_csrf.html", context, request)
-            return HttpResponse(page, status=403)
-    return _handler(
-        "403_csrf.html",
-        403,
-        lambda: _(
-            "For your safety the portal did not accept that form, probably because the "
-            "page was open for a long time or you logged in elsewhere. Reload the page "
-            "and send it again; what you typed in an answer is kept as a draft."
-        ),
-    )(request)
+    if match is not None and user is not None and user.is_authenticated:
+        hook = getattr(match.func, "csrf_refused" if _is_htmx(request) else "csrf_kept", None)
+        answered = hook(request, *match.args, **match.kwargs) if hook is not None else None
+        if isinstance(answered, HttpResponse):
+            return answered
+        if answered:
+            return _page(request, "403_csrf.html", 403, answered)
+    return _csrf_refused(request)
+
+
+_csrf_refused = _handler(
+    "403_csrf.html",
+    403,
+    lambda: _(
+        "For your safety the portal did not accept that form, probably because the "
+        "page was open for a long time or you logged in elsewhere. Reload the page "
+        "and send it again; what you typed in an answer is kept as a draft."
+    ),
+)
