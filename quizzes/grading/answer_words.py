@@ -21,15 +21,18 @@ MAX_TYPO_TARGETS = 10
 NEGATING_PREFIXES = ("in", "im", "il", "ir", "un", "dis", "non", "des", "de", "a", "anti")
 
 
-def _opposites(key: CompiledKey, word: str, target: str) -> bool:
-    """Whether `word` reads as the opposite of `target`: one is the other with a negating
-    prefix (give or take the typo), or the vocabulary lists the pair as opposites."""
+def _opposites(key: CompiledKey, word: str, target: str, distance: int) -> bool:
+    """Whether `word` reads as the opposite of `target`, `distance` edits apart: one is the
+    other with a negating prefix (give or take the typo), or the vocabulary lists the pair
+    as opposites."""
     for a, b in ((word, target), (target, word)):
         for prefix in NEGATING_PREFIXES:
-            if a.startswith(prefix) and not b.startswith(prefix):
-                rest = a[len(prefix) :]
-                if OSA.distance(rest, b) < OSA.distance(a, b):
-                    return True
+            if (
+                a.startswith(prefix)
+                and not b.startswith(prefix)
+                and OSA.distance(a[len(prefix) :], b) < distance
+            ):
+                return True
     opposed = key.opposed.get(target)
     return bool(opposed) and not opposed.isdisjoint(stems(word, key.languages) | {word})
 
@@ -67,7 +70,8 @@ def word_matches(key: CompiledKey, word: str) -> dict[str, str]:
             taken = []
             for candidate in sorted(candidates, key=itemgetter(1, 2)):
                 target, distance, _ = candidate
-                if distance <= typo_bound(word, target) and not _opposites(key, word, target):
+                bound = typo_bound(word, target)
+                if distance <= bound and not _opposites(key, word, target, distance):
                     taken.append(candidate)
                     if len(taken) == MAX_TYPO_TARGETS:
                         break

@@ -71,8 +71,6 @@ def windows(
                 window[k] = occs[n]
             else:
                 last = max(o.last for o in window)
-                if clauses[last] != clause:
-                    continue
                 width = reading.content_before[last + 1] - reading.content_before[anchor.first]
                 needed = sum(
                     reading.content_before[o.last + 1] - reading.content_before[o.first]
