@@ -24,6 +24,12 @@ def form_token(html: str, code: str) -> str | None:
     return match.group(1) if match else None
 
 
+def question_card(html: str, code: str) -> str:
+    """Question `code`'s card (its `<article>`) in a rendered page."""
+    start = html.index(f'<article class="question" id="{code}"')
+    return html[start : html.index("</article>", start)]
+
+
 def form_token_shown(html: str, code: str) -> str:
     """`form_token`, for a page that must show the form."""
     token = form_token(html, code)

@@ -3,13 +3,9 @@
 import pytest
 
 from tests.factories import answer
+from tests.html import question_card
 
 pytestmark = pytest.mark.django_db
-
-
-def card(html: str, code: str) -> str:
-    start = html.index(f'<article class="question" id="{code}"')
-    return html[start : html.index("</article>", start)]
 
 
 @pytest.mark.parametrize(
@@ -25,7 +21,7 @@ def test_a_rejection_quotes_the_learners_own_words(
     answer(learner, "q-19-02", text="Flag a spike when the loss is 2 Sigma above its mean")
     learner_client.post("/language/", {"language": language, "next": "/"})
 
-    shown = card(learner_client.get("/phase/19/").content.decode(), "q-19-02")
+    shown = question_card(learner_client.get("/phase/19/").content.decode(), "q-19-02")
 
     assert says in shown
     assert "2σ" not in shown
@@ -46,6 +42,8 @@ def test_a_mention_read_as_the_opposite_quotes_the_words_read_so(
     answer(learner, "q-10-03", text="Because the normalization shrinks the gradients")
     learner_client.post("/language/", {"language": language, "next": "/"})
 
-    shown = " ".join(card(learner_client.get("/phase/10/").content.decode(), "q-10-03").split())
+    shown = " ".join(
+        question_card(learner_client.get("/phase/10/").content.decode(), "q-10-03").split()
+    )
 
     assert says in shown

@@ -5,6 +5,7 @@ import pytest
 
 from teaching.services import verdict_confirm, verdict_override
 from tests.factories import UserFactory, answer
+from tests.html import question_card
 from tests.seeds import replace_line
 
 pytestmark = pytest.mark.django_db
@@ -17,9 +18,7 @@ NOTE_ES = "Provisional: tu instructor puede revisarlo."
 
 
 def card(html: str, code: str = "q-10-03") -> str:
-    html = " ".join(html.split())
-    start = html.index(f'<article class="question" id="{code}"')
-    return html[start : html.index("</article>", start)]
+    return question_card(" ".join(html.split()), code)
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from django.core.management import call_command
 from progress.models import ReviewCard
 from teaching.services import verdict_override
 from tests.factories import UserFactory, answer
+from tests.html import question_card
 from tests.seeds import replace_line
 
 pytestmark = pytest.mark.django_db
@@ -42,7 +43,7 @@ def _text(response) -> str:
 
 def test_card_shows_the_regraded_verdict_with_a_note(regraded_wrong, learner_client):
     html = _text(learner_client.get("/phase/10/"))
-    card = html[html.index('id="q-10-01"') : html.index('id="q-10-02"')]
+    card = question_card(html, "q-10-01")
 
     assert "Not quite" in card
     assert "Right</h3>" not in card
@@ -74,7 +75,7 @@ def test_card_says_an_instructor_marked_it_right(seeds_imported, learner, learne
     )
 
     html = _text(learner_client.get("/phase/10/"))
-    card = html[html.index('id="q-10-03"') : html.index('id="q-10-04"')]
+    card = question_card(html, "q-10-03")
 
     assert "✓</span> Right" in card
     assert "Marked right by your instructor on " in card and "“<bdi>right idea</bdi>”" in card
@@ -97,7 +98,7 @@ def test_a_kept_answer_still_shows_the_instructors_verdict_on_the_last_one(
     client.force_login(learner)
 
     html = _text(client.get("/phase/10/"))
-    card = html[html.index('id="q-10-03"') : html.index('id="q-10-04"')]
+    card = question_card(html, "q-10-03")
 
     assert ">a second try, kept</textarea>" in card
     assert "The answer that stands, graded right: <q>no idea at all</q>" in card
@@ -129,7 +130,7 @@ def test_free_feedback_after_a_key_regrade_reads_the_new_key(
     call_command("regrade", "q-10-03", stdout=StringIO())
 
     html = _text(learner_client.get("/phase/10/"))
-    card = html[html.index('id="q-10-03"') : html.index('id="q-10-04"')]
+    card = question_card(html, "q-10-03")
 
     assert "Expected mentions (2 of 2 needed):" in card
     assert "missed: identity / …" in card  # its English phrasing: the page is in English
@@ -149,7 +150,7 @@ def test_a_card_seen_before_a_regrade_shows_the_new_key_after_it(seeds_imported,
 
     _key_moved_and_regraded(seeds_imported)
     html = _text(client.get("/phase/10/"))
-    card = html[html.index('id="q-10-01"') : html.index('id="q-10-02"')]
+    card = question_card(html, "q-10-01")
 
     assert "your pick, wrong" in card and "your pick, right" not in card
     assert "the right answer" in card
@@ -166,7 +167,7 @@ def test_a_wrong_answer_the_key_change_left_wrong_says_the_key_changed(
     learner_client.post("/language/", {"language": language, "next": "/"})
 
     html = _text(learner_client.get("/phase/10/"))
-    card = html[html.index('id="q-10-01"') : html.index('id="q-10-02"')]
+    card = question_card(html, "q-10-01")
 
     if language == "en":
         assert "The answer key has changed since this answer was graded." in card
@@ -188,7 +189,7 @@ def test_a_replaced_key_marks_no_option_right_beside_the_note(
     _key_moved_and_regraded(seeds_imported)
 
     html = _text(learner_client.get("/phase/10/"))
-    card = html[html.index('id="q-10-01"') : html.index('id="q-10-02"')]
+    card = question_card(html, "q-10-01")
 
     assert "The right answer is now A." in card
     assert "the right answer</strong>" not in card and 'class="missed-key"' not in card
