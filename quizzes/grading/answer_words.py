@@ -19,6 +19,12 @@ MAX_TYPO_TARGETS = 10
 # Prefixes that turn a word into its opposite: a typo never bridges one, so "instability"
 # is not a misspelt "stability", nor "inestabilidad" a misspelt "estabilidad".
 NEGATING_PREFIXES = ("in", "im", "il", "ir", "un", "dis", "non", "des", "de", "a", "anti")
+# The same, by their first letter: a word is checked only against the prefixes it may start
+# with (typos of misspelt words made this check most of a long answer's word lookups).
+_PREFIXES_BY_INITIAL = {
+    initial: tuple(p for p in NEGATING_PREFIXES if p[0] == initial)
+    for initial in {p[0] for p in NEGATING_PREFIXES}
+}
 
 
 def _opposites(key: CompiledKey, word: str, target: str, distance: int) -> bool:
@@ -26,7 +32,7 @@ def _opposites(key: CompiledKey, word: str, target: str, distance: int) -> bool:
     other with a negating prefix (give or take the typo), or the vocabulary lists the pair
     as opposites."""
     for a, b in ((word, target), (target, word)):
-        for prefix in NEGATING_PREFIXES:
+        for prefix in _PREFIXES_BY_INITIAL.get(a[:1], ()):
             if (
                 a.startswith(prefix)
                 and not b.startswith(prefix)
@@ -64,6 +70,7 @@ def word_matches(key: CompiledKey, word: str) -> dict[str, str]:
             # nearest candidates checked against their own bound (at one distance, in the
             # order of typo_near: shorter words first, then the key's order), and those
             # taken kept in that order, as grader 11 listed them.
+            # A word under TYPO_TWO letters is forgiven one edit whatever the key word.
             candidates = process.extract(
                 word, near, scorer=OSA.distance, score_cutoff=2, limit=None
             )

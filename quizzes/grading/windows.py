@@ -50,10 +50,18 @@ def windows(
     reading: Reading, slots: Sequence[Slot], per_slot: list[list[Occurrence]]
 ) -> Iterator[list[Occurrence]]:
     """Each placement of all the slots in one clause, in any order, close together;
-    found from every occurrence taken as the leftmost."""
+    found from every occurrence taken as the leftmost, with the next occurrence of each
+    other slot after it."""
     if len(per_slot) == 1:
-        yield from ([o] for o in per_slot[0])
-        return
+        return ([o] for o in per_slot[0])
+    placing = _pairs if len(per_slot) == 2 else _placements
+    return placing(reading, slots, per_slot)
+
+
+def _placements(
+    reading: Reading, slots: Sequence[Slot], per_slot: list[list[Occurrence]]
+) -> Iterator[list[Occurrence]]:
+    """windows() for any number of slots."""
     starts = [[o.first for o in occs] for occs in per_slot]
     clauses = reading.clauses
     for j, anchors in enumerate(per_slot):
@@ -77,4 +85,27 @@ def windows(
                     for o in window
                 )
                 if width <= needed + GAP and _bound_numbers(reading, slots, window):
+                    yield window
+
+
+def _pairs(
+    reading: Reading, slots: Sequence[Slot], per_slot: list[list[Occurrence]]
+) -> Iterator[list[Occurrence]]:
+    """_placements() for two slots, the common case, each step over all of a slot's
+    anchors at once (most anchors of a long answer lead nowhere). The other slot's
+    occurrence starts after the anchor's last word, so the words the window holds besides
+    the two are those between the anchor's end and that start."""
+    clauses, content = reading.clauses, reading.content_before
+    starts = [[o.first for o in occs] for occs in per_slot]
+    for j, k in ((0, 1), (1, 0)):
+        anchors, others = per_slot[j], per_slot[k]
+        nexts = [bisect.bisect_right(starts[k], o.last) for o in anchors]
+        for anchor, n in zip(anchors, nexts, strict=True):
+            if (
+                n < len(others)
+                and clauses[others[n].last] == clauses[anchor.first]
+                and content[others[n].first] - content[anchor.last + 1] <= GAP
+            ):
+                window = [anchor, others[n]] if j == 0 else [others[n], anchor]
+                if _bound_numbers(reading, slots, window):
                     yield window
