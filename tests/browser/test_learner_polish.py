@@ -151,6 +151,32 @@ def test_keyboard_shortcuts_help_shows_with_a_keyboard_not_on_a_touch_phone(brow
     desk.close()
 
 
+def test_keyboard_shortcuts_help_hidden_without_javascript(browser, site):
+    """Without JavaScript no shortcut works (static/js/keys.js): the help would promise
+    keys that do nothing (UX walk 20)."""
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    context = browser.new_context(java_script_enabled=False, locale="en-US")
+    page = context.new_page()
+    create_account(page, site, "no-js-keys")
+    page.goto(site + "/phase/10/")
+    card = page.locator("#q-10-01")
+    card.locator("input[name=choice]").first.check()
+    card.locator("button[type=submit]").click()
+    page.locator("#q-10-01-result").wait_for()
+
+    assert page.locator("details.shortcuts").count() == 1
+    assert not page.locator("details.shortcuts").is_visible()
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        page.goto(site + "/reviews/")
+        page.locator("article.question").wait_for()
+        assert not page.locator("details.shortcuts").is_visible()
+    context.close()
+
+
 def test_switching_language_returns_to_the_same_question(page, site):
     create_account(page, site, "places")
     page.goto(site + "/phase/10/#q-10-03")
