@@ -28,9 +28,13 @@ def cohort_learner_ids(cohort):
 
 
 def learners_counted():
-    """An expression for a cohort queryset's `annotate`: how many learners it has (staff
-    included, as the cohort's form lists them), a subquery per row."""
-    members = Cohort.learners.through.objects.filter(cohort=OuterRef("pk")).order_by()
+    """An expression for a cohort queryset's `annotate`: how many learners it has, a
+    subquery per row. Staff in its learners are left out, as of the results and every
+    other figure: an instructor added as a member would make the list say 3 and the
+    results 2."""
+    members = Cohort.learners.through.objects.filter(
+        cohort=OuterRef("pk"), user__is_staff=False
+    ).order_by()
     counted = members.annotate(one=Value(1)).values("one").annotate(n=Count("pk")).values("n")
     return Coalesce(Subquery(counted), 0)
 

@@ -100,3 +100,18 @@ def test_the_cohort_form_says_an_instructor_needs_the_instructors_group(admin_cl
     html = admin_client.get("/admin/teaching/cohort/add/").content.decode()
 
     assert "An instructor also needs the Instructors group" in html
+
+
+def test_the_cohort_list_counts_learners_as_the_results_do(client, seeds_imported, instructor):
+    """A staff member among a cohort's learners (an instructor invited to it) is left out
+    of the list's count, as of the results' "Learners (n)"."""
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    cohort.learners.add(UserFactory(username="ana"), UserFactory(username="bea"), instructor)
+    client.force_login(instructor)
+
+    listing = client.get("/admin/teaching/cohort/").content.decode()
+    results = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/").content.decode()
+
+    assert re.search(r'<td class="field-learner_count">2</td>', listing)
+    assert "Learners (2)" in results
