@@ -292,16 +292,26 @@ def _already_checked(entries, by) -> str:
     return _("%(name)s has already checked this verdict.") % {"name": last.by.get_username()}
 
 
-def verdict_confirm(*, attempt: Attempt, by, request=None) -> Regrade:
+def verdict_confirm(*, attempt: Attempt, by, seen: int | None = None, request=None) -> Regrade:
     """An instructor lets a verdict the grader was unsure of stand: a new Regrade row
     of kind confirm carrying the verdict as it stands (the attempt stays as it is),
     audited, so the verdict is no longer provisional. Nothing else moves: the grade
     is the same. Raises ValidationError when the verdict is not provisional (the grader
-    was sure, or an instructor has already confirmed or overridden it)."""
+    was sure, or an instructor has already confirmed or overridden it), or when `seen`
+    (the standing entry's id the page showed, 0 for none) is no longer the standing
+    one: a regrade changed the verdict the button named."""
     with transaction.atomic():
         attempt, entries, newest, verdict = _locked_verdict(attempt)
         if not provisional_from(attempt, entries):
             raise ValidationError(_already_checked(entries, by))
+        if seen is not None and seen != getattr(newest, "pk", 0):
+            raise ValidationError(
+                _(
+                    "The verdict on this answer changed since the page was shown (it is "
+                    "now %(verdict)s): nothing was recorded. Check it again on the list."
+                )
+                % {"verdict": _("right") if verdict.correct else _("wrong")}
+            )
         entry = Regrade(
             attempt=attempt,
             kind=VerdictSource.CONFIRM,

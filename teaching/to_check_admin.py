@@ -66,8 +66,12 @@ class CohortToCheckAdminMixin:
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
         back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
+        # The standing entry the page showed: a regrade since may have turned the
+        # verdict its button named (absent or unreadable: matches none).
+        seen = request.POST.get("seen", "")
+        seen = int(seen) if seen.isascii() and seen.isdigit() and len(seen) < 19 else -1
         try:
-            entry = verdict_confirm(attempt=attempt, by=request.user, request=request)
+            entry = verdict_confirm(attempt=attempt, by=request.user, seen=seen, request=request)
         except ValidationError as error:
             if request.htmx:
                 return self._row_done(request, cohort, attempt, "; ".join(error.messages), 409)

@@ -4,19 +4,22 @@ instructor confirms or overrides them."""
 
 import importlib
 import re
+from io import StringIO
 
 import pytest
 from django.apps import apps
 from django.contrib.auth.models import Group
 from django.core.exceptions import ValidationError
+from django.core.management import call_command
 from django.test import Client
 from django.utils import translation
 
 from audit.enums import AuditKind
 from audit.models import AuditEvent
 from progress.models import Attempt, LearnerQuestion, Regrade
+from quizzes.models import Question
 from teaching.models import Cohort
-from teaching.services import verdict_confirm, verdict_override
+from teaching.services import regrade_apply, regrade_plan, verdict_confirm, verdict_override
 from teaching.to_check import to_check
 from tests.factories import UserFactory, answer
 
@@ -248,7 +251,9 @@ def test_confirm_with_htmx_answers_the_row_and_the_count(client, cohort, instruc
     page = " ".join(client.get(to_check_url(cohort)).content.decode().split())
     assert '<p id="to-check-count">2 verdicts to check</p>' in page
 
-    response = client.post(confirm_url(cohort, attempt), headers={"HX-Request": "true"})
+    response = client.post(
+        confirm_url(cohort, attempt), {"seen": 0}, headers={"HX-Request": "true"}
+    )
 
     html = " ".join(response.content.decode().split())
     assert response.status_code == 200
@@ -265,9 +270,11 @@ def test_confirm_with_htmx_answers_the_row_and_the_count(client, cohort, instruc
 def test_confirm_twice_with_htmx_says_so(client, cohort, instructor):
     attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)
     client.force_login(instructor)
-    client.post(confirm_url(cohort, attempt), headers={"HX-Request": "true"})
+    client.post(confirm_url(cohort, attempt), {"seen": 0}, headers={"HX-Request": "true"})
 
-    response = client.post(confirm_url(cohort, attempt), headers={"HX-Request": "true"})
+    response = client.post(
+        confirm_url(cohort, attempt), {"seen": 0}, headers={"HX-Request": "true"}
+    )
 
     assert response.status_code == 409
     assert "You have already checked this verdict." in response.content.decode()
@@ -278,7 +285,7 @@ def test_confirm_without_htmx_redirects_to_the_list_with_a_message(client, cohor
     attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=NEGATED)
     client.force_login(instructor)
 
-    response = client.post(confirm_url(cohort, attempt), follow=True)
+    response = client.post(confirm_url(cohort, attempt), {"seen": 0}, follow=True)
 
     html = response.content.decode()
     assert response.redirect_chain == [(to_check_url(cohort), 302)]
@@ -392,7 +399,9 @@ def test_the_count_after_a_confirm_says_how_many_wait_not_how_many_show(
     page = " ".join(client.get(to_check_url(cohort)).content.decode().split())
     assert "3 verdicts to check · the newest 1 shown" in page
 
-    response = client.post(confirm_url(cohort, attempts[-1]), headers={"HX-Request": "true"})
+    response = client.post(
+        confirm_url(cohort, attempts[-1]), {"seen": 0}, headers={"HX-Request": "true"}
+    )
 
     html = " ".join(response.content.decode().split())
     assert '<p id="to-check-count" data-hx-swap-oob="true">2 verdicts to check</p>' in html
@@ -406,9 +415,52 @@ def test_the_drill_down_marks_a_provisional_verdict_until_it_is_checked(client, 
     drill_down = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/"
 
     before = " ".join(client.get(drill_down).content.decode().split())
-    client.post(f"/admin/teaching/cohort/{cohort.pk}/to-check/{unsure.pk}/confirm/")
+    client.post(confirm_url(cohort, unsure), {"seen": 0})
     after = " ".join(client.get(drill_down).content.decode().split())
 
     assert before.count("(provisional: to check)") == 1
     assert "(provisional: to check)" not in after
     assert "(confirmed by an instructor)" in after
+
+
+def confirm_fields(page: str, attempt) -> dict:
+    """The hidden fields of the attempt's Confirm form on the to-check page (no CSRF:
+    the test client skips the check), as the browser posts them."""
+    form = re.search(rf'<form[^>]*action="[^"]*/{attempt.pk}/confirm/".*?</form>', page, re.S)
+    fields = re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(0))
+    return {name: value for name, value in fields if name != "csrfmiddlewaretoken"}
+
+
+def test_a_confirm_from_a_page_shown_before_a_regrade_changed_the_verdict_records_nothing(
+    client, cohort, instructor, seeds_imported
+):
+    """(Red team 13) The list showed "Confirm: right"; a new key then made the answer
+    wrong, still unsure. The stale button must not record a confirmation of "wrong"."""
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)  # right, by a typo
+    client.force_login(instructor)
+    page = client.get(to_check_url(cohort)).content.decode()
+    assert "Confirm: right" in page
+    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    path.write_text(
+        path.read_text().replace(
+            "      - [identity, identidad,", "      - [gradient, gradiente]\n      - [identity,", 1
+        ),
+        "utf-8",
+    )
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+    regrade_apply(plan=regrade_plan(questions=Question.objects.filter(code="q-10-03")))
+    assert Attempt.objects.get(pk=attempt.pk).provisional()  # wrong now, one mention short
+
+    htmx = client.post(
+        confirm_url(cohort, attempt), confirm_fields(page, attempt), headers={"HX-Request": "true"}
+    )
+    plain = client.post(confirm_url(cohort, attempt), confirm_fields(page, attempt), follow=True)
+
+    said = "The verdict on this answer changed since the page was shown (it is now wrong)"
+    assert htmx.status_code == 409 and said in htmx.content.decode().replace("&#x27;", "'")
+    assert said in plain.content.decode()
+    assert not Regrade.objects.filter(kind="confirm").exists()
+    fresh = client.get(to_check_url(cohort)).content.decode()
+    confirmed = client.post(confirm_url(cohort, attempt), confirm_fields(fresh, attempt))
+    assert confirmed.status_code == 302
+    assert list(Regrade.objects.filter(kind="confirm").values_list("new_correct")) == [(False,)]
