@@ -43,7 +43,7 @@ from .memory_admin import CohortMemoryAdminMixin
 from .models import Cohort
 from .scope import HiddenObjectAdminMixin
 from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts, learners_counted
-from .services import verdict_override
+from .services import VerdictMoved, verdict_override
 from .to_check import to_check_counted
 from .to_check_admin import CohortToCheckAdminMixin
 
@@ -279,17 +279,9 @@ class CohortAdmin(
         where the message names the answer). An answer the grader had wrong marked
         right comes with a link to the key change it suggests."""
         prefetch_related_objects([attempt], "regrades")  # read by both checks below
-        if request.POST.get("seen") != str(attempt.verdict_entry_id()):
-            # Another tab (or instructor) recorded a verdict since this form was shown.
-            self.message_user(
-                request,
-                _(
-                    "The verdict on this attempt changed since the page was shown: nothing "
-                    "was recorded. Check the verdict it has now, then override it if need be."
-                ),
-                messages.ERROR,
-            )
-            return HttpResponseRedirect(back)  # the top, where the message is
+        # Another tab (or instructor) recorded a verdict since this form was shown.
+        if (seen := request.POST.get("seen", "")) != str(attempt.verdict_entry_id()):
+            return self._verdict_moved(request, back)
         was_right = attempt.verdict().correct
         form = VerdictOverrideForm(request.POST)
         if not form.is_valid():
@@ -306,8 +298,11 @@ class CohortAdmin(
                 correct=form.cleaned_data["verdict"] == "right",
                 reason=form.cleaned_data["reason"],
                 by=request.user,
+                seen=int(seen),  # checked again under the lock: posts sent at once
                 request=request,
             )
+        except VerdictMoved:
+            return self._verdict_moved(request, back)
         except ValidationError as error:  # a reason of characters no one sees, say
             self._override_refused(request, attempt, "; ".join(error.messages))
             return HttpResponseRedirect(back)
@@ -336,6 +331,17 @@ class CohortAdmin(
                 messages.INFO,
             )
         return HttpResponseRedirect(f"{back}{done}")
+
+    def _verdict_moved(self, request, back: str):
+        self.message_user(
+            request,
+            _(
+                "The verdict on this attempt changed since the page was shown: nothing "
+                "was recorded. Check the verdict it has now, then override it if need be."
+            ),
+            messages.ERROR,
+        )
+        return HttpResponseRedirect(back)  # the top, where the message is
 
     def _override_refused(self, request, attempt, problems: str) -> None:
         """Named: the message stands at the top of a page of many such forms."""

@@ -232,13 +232,22 @@ def _locked_verdict(attempt: Attempt):
     return attempt, entries, newest, attempt.verdict_from(newest)
 
 
-def verdict_override(*, attempt: Attempt, correct: bool, reason: str, by, request=None) -> Regrade:
+class VerdictMoved(ValidationError):
+    """Another verdict was recorded on the attempt since the page was shown (`seen`):
+    another tab, a colleague, a regrade, or a second click of the same form."""
+
+
+def verdict_override(
+    *, attempt: Attempt, correct: bool, reason: str, by, seen: int | None = None, request=None
+) -> Regrade:
     """An instructor marks one attempt right or wrong, with a reason: a new Regrade row
     (the attempt stays as it is), audited, and the learner's standing follows it, all in
     one transaction; marked wrong, the question comes back into the learner's reviews
     (marked right, a card already in review stays until it is reviewed). Right counts
     as full marks, wrong as none: the verdict is the instructor's, not a partial grade.
-    Raises ValidationError for a missing or too long reason."""
+    Raises ValidationError for a missing or too long reason, VerdictMoved when `seen`
+    (the standing entry's id the form was shown with, 0 for none) no longer stands:
+    checked under the attempt's lock, so of two posts of one form at once one records."""
     reason = " ".join(visible(reason).split())  # no direction override reverses it
     if not reason:
         raise ValidationError(_("Give a reason for the new verdict."))
@@ -246,6 +255,8 @@ def verdict_override(*, attempt: Attempt, correct: bool, reason: str, by, reques
         raise ValidationError(_("Keep the reason under %(n)d characters.") % {"n": REASON_MAX + 1})
     with transaction.atomic():
         attempt, _entries, newest, verdict = _locked_verdict(attempt)
+        if seen is not None and seen != getattr(newest, "pk", 0):
+            raise VerdictMoved(_("The verdict on this attempt changed since it was shown."))
         entry = Regrade(
             attempt=attempt,
             kind=VerdictSource.OVERRIDE,

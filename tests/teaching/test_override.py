@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from audit.enums import AuditKind
 from audit.models import AuditEvent
 from progress.models import Attempt, LearnerQuestion, Regrade, ReviewCard
+from teaching import admin
 from teaching.models import Cohort
 from teaching.services import verdict_override
 from tests.factories import UserFactory, answer
@@ -154,6 +155,37 @@ def test_an_override_from_a_page_shown_before_another_verdict_records_nothing(
 
     assert "changed since the page was shown: nothing was recorded" in second.content.decode()
     assert list(Regrade.objects.values_list("new_correct", "reason")) == [(True, "same idea")]
+
+
+def test_two_overrides_sent_at_once_from_one_page_record_one(
+    client, cohort, free_attempt, instructor, monkeypatch
+):
+    """(Red team 13) Four posts of one page's forms at once (a double click, two tabs
+    sent together) all passed the page's `seen` check before any was written, and all
+    four were recorded, the last replacing the others unseen. Here the other post is
+    written between this one's check and its write; the check under the attempt's lock
+    refuses this one."""
+    client.force_login(instructor)
+    page = client.get(
+        f"/admin/teaching/cohort/{cohort.pk}/results/learner/{free_attempt.learner_id}/"
+    )
+    seen = re.search(r'name="seen" value="(\d+)"', page.content.decode()).group(1)
+
+    def another_post_first(**kwargs):
+        verdict_override(attempt=free_attempt, correct=True, reason="same idea", by=instructor)
+        return verdict_override(**kwargs)
+
+    monkeypatch.setattr(admin, "verdict_override", another_post_first)
+
+    second = client.post(
+        override_url(cohort, free_attempt),
+        {"verdict": "wrong", "seen": seen, "reason": "second tab"},
+        follow=True,
+    )
+
+    assert "changed since the page was shown: nothing was recorded" in second.content.decode()
+    assert list(Regrade.objects.values_list("new_correct", "reason")) == [(True, "same idea")]
+    assert AuditEvent.objects.filter(kind=AuditKind.VERDICT_OVERRIDDEN).count() == 1
 
 
 def test_override_form_without_reason_records_nothing(client, cohort, free_attempt, instructor):
