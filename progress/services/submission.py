@@ -51,6 +51,17 @@ class FormUnusable(SubmissionRefused):
     """Forged, expired, or made for a question or an account that no longer fits."""
 
 
+class FormUnkeptLoggedOut(FormUnusable):
+    """Sent without a login by a form nothing may be kept for (over a day old, made
+    before a password change or for another browser): nothing is stored, and what was
+    sent is shown back to its sender to copy, as the refusal replaces the form."""
+
+    default_message = gettext_lazy(
+        "Your session had ended and this form can no longer keep your answer, so it was "
+        "not sent. Log in, then send it again."
+    )
+
+
 class FormOutOfDate(FormUnusable):
     """The logged-in learner's own form, unusable (a token from before a deploy changed
     the secret, or mangled on the way): the form again, with what was sent."""
@@ -259,7 +270,10 @@ def answer_submit(
         message = _("This question (%(code)s) has been retired and takes no answers.")
         raise QuestionRetired(message % {"code": question.code}, keep=answer_raw(post))
     if not user.is_authenticated:
-        _keep_logged_out(raw_token=raw_token, question=question, post=post, browser=browser)
+        try:
+            _keep_logged_out(raw_token=raw_token, question=question, post=post, browser=browser)
+        except FormUnusable:
+            raise FormUnkeptLoggedOut(keep=answer_raw(post)) from None
         return KeptWhileLoggedOut()
     kept = answer_raw(post)
     try:

@@ -3,11 +3,14 @@ another tab since, a token that no longer reads, a page left across a new login)
 answer is not stored, and what the learner sent comes back in the form, kept."""
 
 import re
+from datetime import timedelta
 from io import StringIO
 
 import pytest
+import time_machine
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 
 from progress.models import Attempt, Draft
 from quizzes.models import Question
@@ -351,3 +354,34 @@ def test_an_overtaken_choice_form_shows_the_picks_that_stand(
     alert = alert[: alert.index("</p>")]
     assert "The answer that stands, graded right: <q>B</q>" in alert
     assert 'value="A" id="q-10-01-A" checked' in html
+
+
+@pytest.mark.parametrize("htmx", [True, False])
+def test_an_answer_sent_logged_out_that_nothing_may_keep_is_shown_back_to_copy(
+    seeds_imported, client, htmx
+):
+    """(Red team 13) A tab left open for days: the session has ended, and its form is over
+    a day old, too old to keep anything without a login. The refusal swapped in over the
+    card (or the page without htmx) dropped what the learner had just written; it shows
+    it back, escaped, to copy (nothing is stored)."""
+    ana = UserFactory(username="ana")
+    client.force_login(ana)
+    token = form_token_shown(client.get("/phase/10/").content.decode(), "q-10-03")
+    client.logout()
+
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        response = client.post(
+            "/question/q-10-03/answer/",
+            {"token": token, "text": "a long <b>answer</b> about the identity"},
+            headers=HTMX if htmx else {},
+        )
+
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert re.search(
+        r"<textarea [^>]*readonly[^>]*>\na long &lt;b&gt;answer&lt;/b&gt; about the identity"
+        r"</textarea>",
+        html,
+    )
+    assert Attempt.objects.count() == 0
+    assert not Draft.objects.exists()
