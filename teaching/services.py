@@ -170,9 +170,11 @@ def regrade_apply(*, plan: RegradePlan, by=None) -> int:
     A change planned on a verdict that has moved since (an override or another regrade
     written meanwhile) is dropped: the newer verdict stands."""
     with transaction.atomic():
-        standing = Regrade.objects.filter(
-            attempt_id__in=[c.attempt.pk for c in plan.changes]
-        ).newest_by_attempt()
+        changed = [c.attempt.pk for c in plan.changes]
+        # Locked first, as overrides and confirms lock one: of two confirmations of one
+        # regrade sent at once, the second reads what the first wrote, and drops it.
+        list(Attempt.objects.select_for_update().filter(pk__in=changed).order_by("pk").values("pk"))
+        standing = Regrade.objects.filter(attempt_id__in=changed).newest_by_attempt()
         plan.changes = [
             c
             for c in plan.changes

@@ -394,3 +394,43 @@ def test_a_free_keys_regrade_confirmation_says_what_changed_not_every_phrasing(
     )
     assert "key embedding row" not in confirm
     assert "1 attempt goes from wrong to right" in confirm
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_regrades_confirmed_at_once_record_each_change_once(edited, monkeypatch):
+    """(Red team 13) Four confirmations of one regrade sent at once (a double click, two
+    tabs) on PostgreSQL: each read the verdicts before any had written, and each wrote
+    every change again (12 entries for 3 changes, four audit events of 3 changes). Here
+    two, the first slowed between its read and its write; the second must wait for it."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from teaching import services
+
+    questions = Question.objects.filter(code="q-10-01")
+    plans = [regrade_plan(questions=questions) for _ in range(2)]
+    assert len(plans[0].changes) == 2
+    bulk_create = Regrade.objects.bulk_create
+    first = threading.Lock()
+
+    def slow_bulk_create(rows, **kwargs):
+        if first.acquire(blocking=False):
+            time.sleep(0.5)  # the other confirmation reads meanwhile
+        return bulk_create(rows, **kwargs)
+
+    monkeypatch.setattr(Regrade.objects, "bulk_create", slow_bulk_create)
+
+    def apply(plan):
+        try:
+            return services.regrade_apply(plan=plan)
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(2) as pool:
+        written = sorted(pool.map(apply, plans))
+
+    assert written == [0, 2]
+    assert Regrade.objects.filter(kind="regrade").count() == 2
