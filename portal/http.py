@@ -1,8 +1,14 @@
 """Django's method-restricting view decorators, each leaving the methods it allows on
 the view (`view.allowed_methods`), so other code can ask a resolved view whether it
-answers GET without reading the decorator's closure (accounts.views._answers_get)."""
+answers GET without reading the decorator's closure (accounts.views._answers_get); and
+`typed_back`, what a form that was not recorded carried, for the message saying so."""
 
+from django.utils.translation import gettext as _
 from django.views.decorators import http
+
+from .invisible import visible
+
+TYPED_BACK_MAX = 500  # an override's reason is at most this long
 
 
 def require_http_methods(methods):
@@ -26,3 +32,10 @@ def posts_only(view):
     override and confirm views. Asked, it says it answers no GET."""
     view.allowed_methods = frozenset(["POST"])
     return view
+
+
+def typed_back(text: str) -> str:
+    """What was typed in a form that was not recorded (an override's reason), to add to
+    the message that says so: " What you wrote: “…”", or "" for nothing typed."""
+    typed = " ".join(visible(text).split())[:TYPED_BACK_MAX]
+    return " " + _("What you wrote: “%(text)s”") % {"text": typed} if typed else ""

@@ -23,6 +23,7 @@ from django.utils.translation import gettext as _
 from django_htmx.http import HttpResponseClientRedirect
 
 from .errors import bad_request, method_not_allowed, problem_response
+from .http import typed_back
 from .links import href
 
 
@@ -247,10 +248,8 @@ class LoginRequiredMiddleware(auth_middleware.LoginRequiredMiddleware):
                 # reason): the admin would log in back to this address, which takes
                 # POSTs only (a 405). Back to the page the form was on instead, saying
                 # nothing was kept.
-                messages.warning(
-                    request,
-                    _("Your session had ended, so that form was not recorded. Send it again."),
-                )
+                message = _("Your session had ended, so that form was not recorded. Send it again.")
+                messages.warning(request, message + typed_back(request.POST.get("reason", "")))
                 back = _page_on_this_site(request, request.headers.get("Referer", ""), admin_index)
                 return redirect_to_login(back or admin_index, login)
         return super().process_view(request, view_func, view_args, view_kwargs)

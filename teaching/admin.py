@@ -25,7 +25,7 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from portal.admin import BoundedIdsAdminMixin, ChangelistInputMixin
-from portal.http import posts_only
+from portal.http import posts_only, typed_back
 from portal.moments import moment_text
 from progress.models import Attempt
 from quizzes.enums import QuestionKind
@@ -333,14 +333,12 @@ class CohortAdmin(
         return HttpResponseRedirect(f"{back}{done}")
 
     def _verdict_moved(self, request, back: str):
-        self.message_user(
-            request,
-            _(
-                "The verdict on this attempt changed since the page was shown: nothing "
-                "was recorded. Check the verdict it has now, then override it if need be."
-            ),
-            messages.ERROR,
+        moved = _(
+            "The verdict on this attempt changed since the page was shown: nothing "
+            "was recorded. Check the verdict it has now, then override it if need be."
         )
+        typed = typed_back(request.POST.get("reason", ""))
+        self.message_user(request, f"{moved}{typed}", messages.ERROR)
         return HttpResponseRedirect(back)  # the top, where the message is
 
     def _override_refused(self, request, attempt, problems: str) -> None:

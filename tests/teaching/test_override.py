@@ -154,6 +154,7 @@ def test_an_override_from_a_page_shown_before_another_verdict_records_nothing(
     )
 
     assert "changed since the page was shown: nothing was recorded" in second.content.decode()
+    assert "What you wrote: “second tab”" in second.content.decode()  # to send again
     assert list(Regrade.objects.values_list("new_correct", "reason")) == [(True, "same idea")]
 
 
@@ -184,6 +185,7 @@ def test_two_overrides_sent_at_once_from_one_page_record_one(
     )
 
     assert "changed since the page was shown: nothing was recorded" in second.content.decode()
+    assert "What you wrote: “second tab”" in second.content.decode()  # to send again
     assert list(Regrade.objects.values_list("new_correct", "reason")) == [(True, "same idea")]
     assert AuditEvent.objects.filter(kind=AuditKind.VERDICT_OVERRIDDEN).count() == 1
 
@@ -370,4 +372,17 @@ def test_an_override_sent_after_the_session_ended_logs_in_back_to_its_page(
     # Not back to the override's address, which takes POSTs only (a 405 after login).
     assert response.redirect_chain[-1][0] == f"/admin/login/?next={quote(drill_down)}"
     assert "that form was not recorded. Send it again." in response.content.decode()
+    assert "What you wrote: “same idea”" in response.content.decode()  # not lost
     assert Regrade.objects.count() == 0
+
+
+def test_a_reason_not_recorded_is_shown_back_visible_and_in_the_readers_language():
+    from django.utils import translation
+
+    from portal.http import typed_back
+
+    with translation.override("es"):
+        shown = typed_back("  misma\u202e  idea\n")
+
+    assert shown == " Lo que escribiste: «misma idea»"  # no override turning it round
+    assert typed_back(" \n ") == ""  # nothing typed, nothing added
