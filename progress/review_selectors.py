@@ -54,6 +54,14 @@ class ReviewSession:
     def total(self) -> int:
         return self.done_today + self.due_now
 
+    @property
+    def next_due_tomorrow(self) -> bool:
+        """Whether the next card falls due tomorrow, in the learner's time zone: said as
+        "tomorrow", as the card's own feedback says it."""
+        return bool(self.next_due) and (
+            timezone.localdate(self.next_due) - timezone.localdate()
+        ).days == 1
+
 
 def review_session(*, learner) -> ReviewSession:
     """Three queries: today's counts, the first due card, its draft."""

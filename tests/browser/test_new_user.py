@@ -56,8 +56,8 @@ def test_dates_show_in_the_browsers_time_zone(browser, site, language):
 
 
 NOT_DUE = {
-    "en": ("Nothing is due today.", "The next review is due on March 3, 2027."),
-    "es": ("Hoy no hay nada pendiente.", "El próximo repaso es el 3 de marzo de 2027."),
+    "en": ("Nothing is due today.", "The next review is due tomorrow, March 3, 2027."),
+    "es": ("Hoy no hay nada pendiente.", "El próximo repaso es mañana, 3 de marzo de 2027."),
 }
 
 

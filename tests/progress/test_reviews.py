@@ -117,7 +117,7 @@ def test_reviews_page_orders_oldest_due_first_and_says_when_next(
     with time_machine.travel(START + timedelta(hours=2), tick=False):
         answer(learner, "q-10-01", keys=["A"])
         html = get(learner_client, learner, "/reviews/").content.decode()
-        assert "Nothing is due today. The next review is due on March 2, 2027." in html
+        assert "Nothing is due today. The next review is due tomorrow, March 2, 2027." in html
 
     with time_machine.travel(START + timedelta(days=1, hours=3), tick=False):
         html = get(learner_client, learner, "/reviews/").content.decode()
@@ -142,6 +142,18 @@ def test_review_session_answer_says_when_next_updates_badge_and_moves_on(
     assert ">Next review</a>" in html
     assert "Review 2 of 2" in second
     assert 'id="q-10-01"' in second
+
+
+def test_a_review_due_later_than_tomorrow_is_named_by_its_date(
+    seeds_imported, learner_client, learner
+):
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-01", keys=["A"])  # wrong: due tomorrow
+    ReviewCard.objects.update(due=START + timedelta(days=2))
+    with time_machine.travel(START + timedelta(hours=2), tick=False):
+        html = get(learner_client, learner, "/reviews/").content.decode()
+
+    assert "Nothing is due today. The next review is due on March 3, 2027." in html
 
 
 def test_review_session_ends_with_a_summary_and_the_next_day(
