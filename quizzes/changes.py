@@ -40,6 +40,18 @@ def _correct(options: list[dict]) -> str:
     return ", ".join(o["key"] for o in options or () if o.get("correct")) or _("none")
 
 
+def options_moved(old: list[dict] | None, new: list[dict] | None) -> list[tuple[str, str]]:
+    """(old key, new key) of each option whose English text now stands under another key
+    (the options were lettered again): an answer's letter no longer names what it chose."""
+    new_keys = {_texts(o["text"]).get("en"): o["key"] for o in new or ()}
+    moved = []
+    for option in old or ():
+        key = new_keys.get(_texts(option["text"]).get("en"))
+        if key is not None and key != option["key"]:
+            moved.append((option["key"], key))
+    return moved
+
+
 def _mentions(mentions: list[list[str]] | None) -> list[str]:
     return [" / ".join(map(str, alternatives)) for alternatives in mentions or ()]
 
@@ -133,6 +145,13 @@ def content_changes(old: dict[str, Any], new: dict[str, Any], *, wording=True) -
     if old_keys and new_keys and _correct(old["options"]) != _correct(new["options"]):
         was, now = _correct(old["options"]), _correct(new["options"])
         lines.append(_("correct: %(old)s → %(new)s") % {"old": was, "new": now})
+    moved = options_moved(old["options"], new["options"])
+    if moved:
+        pairs = ", ".join(f"{was} → {now}" for was, now in moved)
+        lines.append(
+            _("options moved to another key (a regrade skips the attempts): %(list)s")
+            % {"list": pairs}
+        )
     lines += _mention_changes(False, old["expected"], new["expected"])
     if old.get("pass_mentions") != new.get("pass_mentions"):
         was, now = old.get("pass_mentions"), new.get("pass_mentions")

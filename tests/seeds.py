@@ -31,3 +31,20 @@ def move_key_from_b_to_a(folder):
     call_command("import_quizzes", str(folder), "--dry-run", stdout=out)
     call_command("import_quizzes", str(folder), stdout=StringIO())
     return out.getvalue()
+
+
+def letter_options_again(folder):
+    """Edit q-10-01 so that its right option, B, comes first and is lettered A (and the
+    old A becomes B), as an author reorders a list; import. Returns the dry run's output."""
+    path = folder / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text()
+    start = text.index("      - key: A\n", text.index("id: q-10-01"))
+    middle = text.index("      - key: B\n", start)
+    end = text.index("      - key: C\n", middle)
+    first, second = text[start:middle], text[middle:end]
+    swapped = second.replace("key: B", "key: A") + first.replace("key: A", "key: B")
+    path.write_text(text[:start] + swapped + text[end:], "utf-8")
+    out = StringIO()
+    call_command("import_quizzes", str(folder), "--dry-run", stdout=out)
+    call_command("import_quizzes", str(folder), stdout=StringIO())
+    return out.getvalue()

@@ -9,7 +9,7 @@ from decimal import Decimal
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
-from quizzes.changes import key_changed, revision_content
+from quizzes.changes import key_changed, options_moved, revision_content
 from quizzes.grading import highlight_html, mention_label
 from quizzes.models import Question, QuestionRevision
 
@@ -235,6 +235,13 @@ class QuestionState:
         if current is None or not key_changed(revision_content(graded), revision_content(current)):
             return None
         return current
+
+    @property
+    def key_now_moved(self) -> bool:
+        """The current key's options were lettered again: its letters name other options
+        than the card's (the answered revision's), so the card names none of them."""
+        now = self.key_now
+        return bool(now and options_moved(self.latest.revision.options, now.options))
 
     @property
     def options_feedback(self) -> list[OptionFeedback]:

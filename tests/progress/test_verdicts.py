@@ -9,7 +9,7 @@ from progress.models import ReviewCard
 from teaching.services import verdict_override
 from tests.factories import UserFactory, answer
 from tests.html import question_card
-from tests.seeds import replace_line
+from tests.seeds import letter_options_again, replace_line
 
 pytestmark = pytest.mark.django_db
 
@@ -251,3 +251,24 @@ def test_a_refused_answer_again_still_shows_the_verdict_that_stands(
     assert "The answer that stands, graded right: <q>no idea at all</q>" in card
     assert card.count("The answer that stands") == 1
     assert "Marked right by your instructor on " in card
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_options_lettered_again_are_not_named_by_their_new_letters(
+    seeds_imported, learner, learner_client, language
+):
+    """An author walk: the right option B moved to the top and was lettered A. The card
+    shows the answered options, where A is the old wrong one: "The right answer is now
+    A" pointed at the learner's wrong pick."""
+    answer(learner, "q-10-01", keys=["A"])
+    letter_options_again(seeds_imported)
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    card = question_card(_text(learner_client.get("/phase/10/")), "q-10-01")
+
+    if language == "en":
+        assert "Its options now have other letters." in card
+        assert "The right answer is now" not in card
+    else:
+        assert "Sus opciones tienen ahora otras letras." in card
+        assert "La respuesta correcta ahora es" not in card

@@ -17,7 +17,7 @@ from teaching.scope import learners_taught
 from teaching.services import regrade_plan
 from tests.admin_forms import basis
 from tests.factories import CohortFactory, UserFactory, answer
-from tests.seeds import move_key_from_b_to_a
+from tests.seeds import letter_options_again, move_key_from_b_to_a
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -434,3 +434,19 @@ def test_two_regrades_confirmed_at_once_record_each_change_once(edited, monkeypa
 
     assert written == [0, 2]
     assert Regrade.objects.filter(kind="regrade").count() == 2
+
+
+def test_regrade_skips_attempts_at_options_lettered_again(seeds_imported):
+    """An author walk: B (right) moved to the top and lettered A, A lettered B. Graded
+    by letter, the regrade turned the pick of the old A right and of the old B wrong."""
+    ana, bea = UserFactory(username="ana"), UserFactory(username="bea")
+    answer(ana, "q-10-01", keys=["A"])
+    answer(bea, "q-10-01", keys=["B"])
+    said = letter_options_again(seeds_imported)
+    out = StringIO()
+
+    call_command("regrade", "q-10-01", stdout=out)
+
+    assert "options moved to another key (a regrade skips the attempts): A → B, B → A" in said
+    assert "0 attempt(s) change" in out.getvalue() and "2 skipped" in out.getvalue()
+    assert Regrade.objects.count() == 0
