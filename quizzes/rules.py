@@ -10,6 +10,7 @@ from typing import Any
 
 from . import grading
 from .documents import PhaseDoc, Problem, quoted, shortened
+from .grading.explain import key_explain
 from .grading.numeric import MAX_CHARS, magnitude_readable
 from .grading.text import words
 from .schema import id_is_valid, schema
@@ -99,6 +100,13 @@ def _key_problems(question: LineDict, label: str, shown: str) -> list[Problem]:
                 alternatives = [(a, mention.line_of(i)) for i, a in enumerate(mention)]
             else:
                 alternatives = [(mention, mentions.line_of(n - 1))]
+            texts = [str(a) for a, _ in alternatives if _readable(a, longest)]
+            if texts and len(texts) == len(alternatives) and _reads_as_nothing(texts):
+                message = (
+                    f"{field} {n} reads as nothing (every word a stop word, a negation or "
+                    "punctuation): it is never found in an answer"
+                )
+                problems.append(Problem(shown, alternatives[0][1], label, message))
             for alternative, line in alternatives:
                 if not isinstance(alternative, str | int | float) or isinstance(alternative, bool):
                     continue
@@ -118,6 +126,19 @@ def _key_problems(question: LineDict, label: str, shown: str) -> list[Problem]:
         )
         problems.append(Problem(shown, question.line_of("expected"), label, message))
     return problems
+
+
+def _readable(alternative: Any, longest: int) -> bool:
+    """Text (or a number YAML read) the schema lets through."""
+    valid = isinstance(alternative, str | int | float) and not isinstance(alternative, bool)
+    return valid and len(str(alternative)) <= longest
+
+
+def _reads_as_nothing(texts: list[str]) -> bool:
+    """Whether the matcher reads no word in any of a mention's phrasings ("?", "the…"
+    with only stop words it keeps are read): such a mention is never found."""
+    [mention] = key_explain(expected=[texts])
+    return not any(phrasing.readings for phrasing in mention.phrasings)
 
 
 @lru_cache(maxsize=65536)  # a bank repeats its phrasings ("3σ", "rolling mean")

@@ -198,6 +198,22 @@ CASES = {
         "q-01-03",
         "'pass_mentions' must be a whole number from 1 to the number of expected mentions (1)",
     ),
+    # An author walk: a mention of punctuation or stop words alone imported with a
+    # warning, and no answer could be right (every mention needed, this one never found).
+    "mention that reads as nothing": (
+        "      - [identity, identidad]\n",
+        "      - [identity, identidad]\n      - ['?', '--', '...']\n",
+        34,
+        "q-01-03",
+        "mention 2 reads as nothing (every word a stop word, a negation or punctuation)",
+    ),
+    "rejected mention that reads as nothing": (
+        "      - [identity, identidad]\n",
+        "      - [identity, identidad]\n    reject:\n      - '...'\n",
+        35,
+        "q-01-03",
+        "rejected mention 1 reads as nothing",
+    ),
 }
 
 

@@ -25,6 +25,8 @@ LOADER_ONLY = {
     "duplicate id within a file",
     "option key repeated",
     "pass_mentions out of range",
+    "mention that reads as nothing",  # the words as the matcher reads them
+    "rejected mention that reads as nothing",
     "duplicate key",  # plain YAML readers keep the last value silently
     "alias",  # plain YAML readers expand it
 }
