@@ -230,5 +230,25 @@ def example_problems(phase: PhaseDoc) -> list[Problem]:
             answer = _shown(example.answer)
             stated, got = ("right", "wrong") if example.right else ("wrong", "right")
             message = f'example {number} ("{answer}") expected {stated}, graded {got}'
+            message += _graded_why(question, result, example.answer)
             problems.append(Problem(phase.path, example.line, question.code, message))
     return problems
+
+
+def _graded_why(question, result, answer: str) -> str:
+    """Why a free example got its grade, so its author knows which line of the key to
+    edit: the rejected mention that fired and where, or the mentions found."""
+    if question.kind != "free":
+        return ""
+    if result.rejected:
+        rejected = result.rejected[0]
+        where = " … ".join(answer[start:end] for start, end in rejected.spans)
+        return (
+            f": rejected mention {rejected.index + 1} ({quoted(rejected.alternative)}) found "
+            f"in {quoted(where)}"
+        )
+    needed = question.pass_mentions or len(question.expected)
+    found = ", ".join(str(i + 1) for i in result.found) or "none"
+    said = f": mentions found: {found} ({len(result.found)} of {needed} needed)"
+    negated = ", ".join(str(i + 1) for i in result.negated)
+    return said + (f"; read as negated: {negated}" if negated else "")

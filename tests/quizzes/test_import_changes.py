@@ -271,9 +271,29 @@ def test_import_example_the_key_grades_otherwise_is_refused(write_quiz):
 
     assert err.getvalue().splitlines() == [
         f"{folder / 'phase-01-basics.yaml'}:38: q-01-03: "
-        'example 2 ("Nada de nada.") expected right, graded wrong'
+        'example 2 ("Nada de nada.") expected right, graded wrong: '
+        "mentions found: none (0 of 1 needed)"
     ]
     assert Question.objects.count() == 0
+
+
+def test_import_example_refused_by_a_reject_names_it_and_where_it_fired(write_quiz):
+    """An author walk: a new reject entry, "media sigma", read "mean" and "std" in a
+    right example; "expected right, graded wrong" alone left the author guessing."""
+    key = FREE_WITH.replace("[batch norm, batchnorm]", "[half a sigma, media sigma]").replace(
+        "It keeps the identity path.", "The identity path and the mean plus 3 std."
+    )
+    folder = write_quiz(MINIMAL.replace("      - [identity, identidad]\n", key))
+    err = StringIO()
+
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("import_quizzes", str(folder), stdout=StringIO(), stderr=err)
+
+    assert err.getvalue().splitlines() == [
+        f"{folder / 'phase-01-basics.yaml'}:37: q-01-03: "
+        'example 1 ("The identity path and the mean plus 3 st…") expected right, graded wrong: '
+        "rejected mention 1 ('half a sigma') found in 'mean … std'"
+    ]
 
 
 def test_import_grades_examples_with_the_prompt_as_answers_are_graded(write_quiz):
