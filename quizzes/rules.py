@@ -8,11 +8,14 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from portal.languages import LANGUAGE_CODES
+
 from . import grading
 from .documents import PhaseDoc, Problem, quoted, shortened
 from .grading.explain import key_explain
 from .grading.numeric import MAX_CHARS, magnitude_readable
 from .grading.text import words
+from .grading.vocabulary import vocabulary_load
 from .schema import id_is_valid, schema
 from .yaml_reader import LineDict, LineList
 
@@ -136,9 +139,21 @@ def _readable(alternative: Any, longest: int) -> bool:
 
 def _reads_as_nothing(texts: list[str]) -> bool:
     """Whether the matcher reads no word in any of a mention's phrasings ("?", "the…"
-    with only stop words it keeps are read): such a mention is never found."""
+    with only stop words it keeps are read): such a mention is never found. Explained
+    only when no phrasing has a word besides stop words and negations: explaining every
+    mention made the first import of 10,000 questions ~0.8 s slower."""
+    if any(set(words(text)) - _function_words() for text in texts):
+        return False
     [mention] = key_explain(expected=[texts])
     return not any(phrasing.readings for phrasing in mention.phrasings)
+
+
+@lru_cache(maxsize=1)
+def _function_words() -> frozenset[str]:
+    """The stop words and negations of every language, as the matcher leaves them out."""
+    vocabulary = vocabulary_load()
+    stopwords = vocabulary.for_languages("stopwords", LANGUAGE_CODES)
+    return stopwords | vocabulary.for_languages("negations", LANGUAGE_CODES) | {"not"}
 
 
 @lru_cache(maxsize=65536)  # a bank repeats its phrasings ("3σ", "rolling mean")
