@@ -79,7 +79,7 @@ def _phrasing(text: str, alternatives: list[Alternative]) -> PhrasingExplained:
                 warnings.append("the vocabulary widens it to general words: " + ", ".join(general))
     return PhrasingExplained(
         text=text,
-        readings=tuple(_reading(a) for a in read),
+        readings=tuple(dict.fromkeys(_reading(a) for a in read)),  # alike as shown: once
         warnings=tuple(dict.fromkeys(warnings)),
     )
 

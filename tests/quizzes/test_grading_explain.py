@@ -51,3 +51,13 @@ def test_explain_shows_a_vocabulary_phrase_also_read_word_by_word():
     whole, split = explained.phrasings[0].readings
     assert whole.startswith("[weighted sum / ") and " + " in whole
     assert split.startswith("[weight / ") and split.count(" + ") == 2
+
+
+def test_explain_shows_readings_alike_once():
+    """"3σ" is read as the vocabulary's group and word by word; shown, both are the same
+    line, and an author should not read it twice (author walk)."""
+    [mention] = key_explain(expected=[["3σ"]])
+    [phrasing] = mention.phrasings
+
+    assert len(phrasing.readings) == 1
+    assert phrasing.readings[0].startswith("[3 / three")
