@@ -56,6 +56,9 @@ def _phrasing(text: str, alternatives: list[Alternative]) -> PhrasingExplained:
     read = [a for a in alternatives if a.slots]
     if not read:
         warnings.append("reads as nothing: every word is a stop word or a negation")
+    elif all(w in stopwords for w in ws):
+        listed = ", ".join(f"'{w}'" for w in dict.fromkeys(ws))
+        warnings.append(f"only stop words ({listed}): found in almost any answer")
     elif len(ws) == 1 and len(ws[0]) == 1:
         warnings.append(f"one letter: '{ws[0]}' is found wherever that letter stands alone")
     else:

@@ -54,10 +54,18 @@ def test_explain_shows_a_vocabulary_phrase_also_read_word_by_word():
 
 
 def test_explain_shows_readings_alike_once():
-    """"3σ" is read as the vocabulary's group and word by word; shown, both are the same
+    """ "3σ" is read as the vocabulary's group and word by word; shown, both are the same
     line, and an author should not read it twice (author walk)."""
     [mention] = key_explain(expected=[["3σ"]])
     [phrasing] = mention.phrasings
 
     assert len(phrasing.readings) == 1
     assert phrasing.readings[0].startswith("[3 / three")
+
+
+@pytest.mark.parametrize("text", ["the", "de la"])
+def test_explain_warns_of_a_phrasing_of_stop_words_alone(text):
+    """A reject of "the" rejects nearly every English answer: its author is told."""
+    [mention] = key_explain(expected=[["residual path"]], reject=[[text]])[1:]
+
+    assert any("only stop words" in w for w in mention.phrasings[0].warnings)
