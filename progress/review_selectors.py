@@ -58,9 +58,10 @@ class ReviewSession:
     def next_due_tomorrow(self) -> bool:
         """Whether the next card falls due tomorrow, in the learner's time zone: said as
         "tomorrow", as the card's own feedback says it."""
-        return bool(self.next_due) and (
-            timezone.localdate(self.next_due) - timezone.localdate()
-        ).days == 1
+        return (
+            bool(self.next_due)
+            and (timezone.localdate(self.next_due) - timezone.localdate()).days == 1
+        )
 
 
 def review_session(*, learner) -> ReviewSession:

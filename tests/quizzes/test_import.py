@@ -345,3 +345,20 @@ def test_import_without_paths_is_the_whole_bank_and_says_which_phases_it_hides(s
         "dry run: added: 0, changed: 0, retired: 5, unchanged: 5"
     )
     assert Phase.objects.filter(retired_at__isnull=False).count() == 0
+
+
+def test_import_says_a_retired_question_looks_renamed_to_an_added_one(seed_dir):
+    """An author walk: a question's id renamed in its file retires it and adds another,
+    whose learners start afresh. The import points it out (a question only cut from its
+    file gets no such note: the test above)."""
+    run_import(seed_dir)
+    ten = seed_dir / "phase-10-init-norm-residuals.yaml"
+    ten.write_text(ten.read_text().replace("id: q-10-05", "id: q-10-05-renamed"), "utf-8")
+
+    output = run_import(ten, "--dry-run")
+
+    assert (
+        "  q-10-05 (added as q-10-05-renamed, the same title? An id is the question: its "
+        "attempts stay with q-10-05 and learners see q-10-05-renamed unanswered; keep the "
+        "id to keep them)\n"
+    ) in output

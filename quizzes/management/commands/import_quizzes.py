@@ -5,6 +5,7 @@ from pathlib import Path
 
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
+from django.db.models import prefetch_related_objects
 from django.utils.module_loading import import_string
 
 from audit.enums import AuditKind
@@ -35,6 +36,23 @@ def impact_count(plan: ImportPlan) -> dict[str, tuple[int, int]]:
         for doc in plan.changed
         if plan.question_ids[doc.code] in by_id
     }
+
+
+def renamed_to(plan: ImportPlan, retired: list[Question]) -> dict[str, str]:
+    """Retired question's id → an added question's, where both are of one kind with one
+    English title: most likely an id renamed, which keeps no history (author walk)."""
+    added = {(doc.kind, doc.title.get("en")): doc.code for doc in plan.added}
+    found: dict[str, str] = {}
+    if not added:
+        return found
+    prefetch_related_objects(retired, "current_revision")
+    for question in retired:
+        revision = question.current_revision
+        if revision is not None and (
+            same := added.get((revision.kind, revision.title_texts.get("en")))
+        ):
+            found[question.code] = same
+    return found
 
 
 class Command(BaseCommand):
@@ -130,8 +148,17 @@ class Command(BaseCommand):
                     else "Retired (hidden from learners, attempts kept):"
                 )
             )
+            renamed = renamed_to(plan, retired)
             for question in retired:
-                self.stdout.write(f"  {question.code}")
+                line = f"  {question.code}"
+                if question.code in renamed:
+                    new = renamed[question.code]
+                    line += (
+                        f" (added as {new}, the same title? An id is the question: its "
+                        f"attempts stay with {question.code} and learners see {new} "
+                        f"unanswered; keep the id to keep them)"
+                    )
+                self.stdout.write(line)
         if verbosity >= 2:
             for heading, items in (
                 ("Added", [d.code for d in plan.added]),
