@@ -153,6 +153,8 @@ class QuizSet:
     problems: list[Problem] = field(default_factory=list)
     # Files whose bytes match what was last imported: not read, their questions unchanged.
     skipped: list[SkippedFile] = field(default_factory=list)
+    # Files read whole but refused by their examples: never imported, only explained.
+    examples_refused: list[PhaseDoc] = field(default_factory=list)
 
     @property
     def questions(self) -> list[QuestionDoc]:

@@ -6,6 +6,7 @@ import errno
 import gc
 import hashlib
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
@@ -80,12 +81,20 @@ class VocabularyRefused(Exception):
         super().__init__(str(problem))
 
 
+@dataclass(frozen=True)
+class ExamplesRefused:
+    """A file read whole whose examples the key grades otherwise: not imported, but its
+    keys can still be explained (what its author needs to see why)."""
+
+    phase: PhaseDoc
+
+
 def load_file(
     path: Path,
     problems: list[Problem],
     ids: list[tuple[str, str, int]],
     known: dict[str, KnownFile] | None = None,
-) -> PhaseDoc | SkippedFile | None:
+) -> PhaseDoc | SkippedFile | ExamplesRefused | None:
     """Read and check one file; a SkippedFile when `known` says it is unchanged."""
     shown = display_path(path)
     try:
@@ -132,7 +141,7 @@ def load_file(
     phase = phase_doc(data, path=shown, file_hash=digest)
     examples = example_problems(phase)
     problems.extend(examples)
-    return None if examples else phase
+    return ExamplesRefused(phase) if examples else phase
 
 
 def _across_files(entries: list[PhaseDoc | SkippedFile], ids, problems: list[Problem]) -> bool:
@@ -189,6 +198,9 @@ def _load_quiz_set(paths, on_file, known) -> QuizSet:
         except VocabularyRefused as refused:  # no example can be graded: nothing else is
             problems.append(refused.problem)
             return quiz_set
+        if isinstance(entry, ExamplesRefused):
+            quiz_set.examples_refused.append(entry.phase)
+            continue
         if isinstance(entry, SkippedFile):
             quiz_set.skipped.append(entry)
         if entry:

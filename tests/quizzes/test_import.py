@@ -3,7 +3,7 @@
 from io import StringIO
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from quizzes.models import Phase, Question, QuestionRevision
 from tests.conftest import phase_yaml
@@ -275,6 +275,26 @@ def test_import_explain_prints_each_phrasing_as_read_and_writes_nothing(seed_dir
     assert f"    '3 sigma' → [3 / three / tres / thrice] + {sigma}" in lines
     assert "q-10-01:" not in lines  # a choice question has no key to explain
     assert Question.objects.count() == 0
+
+
+def test_import_explain_of_a_refused_set_still_prints_how_its_keys_read(seed_dir):
+    """An author walk: an example the key grades otherwise refuses the file, and the
+    author runs --explain to see why: the keys are printed, then the problems."""
+    ten = seed_dir / "phase-10-init-norm-residuals.yaml"
+    ten.write_text(
+        ten.read_text().replace(
+            '{answer: "The weights are initialised to the identity matrix.", right: false}',
+            '{answer: "The weights are initialised to the identity matrix.", right: true}',
+        ),
+        "utf-8",
+    )
+    out, err = StringIO(), StringIO()
+
+    with pytest.raises(CommandError, match="nothing was imported"):
+        call_command("import_quizzes", str(ten), "--explain", stdout=out, stderr=err)
+
+    assert "q-10-03:" in out.getvalue().splitlines()
+    assert "expected right, graded wrong" in err.getvalue()
 
 
 def test_import_warns_about_a_key_that_will_not_hold(tmp_path):

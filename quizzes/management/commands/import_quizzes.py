@@ -110,6 +110,9 @@ class Command(BaseCommand):
         try:
             plan = quiz_import(quiz_set=quiz_set, dry_run=dry_run, prune=prune)
         except ImportRefused as refused:
+            if explain and verbosity >= 1:  # how the keys read is what a refused example needs
+                read = quiz_set.phases + quiz_set.examples_refused
+                self.keys_explain([q for phase in read for q in phase.questions], full=True)
             for problem in refused.problems:
                 self.stderr.write(self.style.ERROR(str(problem)))
             raise CommandError(
