@@ -50,6 +50,9 @@ def _recount(*, phase_ids, learner_ids) -> int:
         )
     )
     with transaction.atomic():
+        # The standings counted, locked first: an answer that changed one and has yet
+        # to move the counts finishes first; else its move would find the row deleted.
+        list(standings.select_for_update().order_by("pk").values_list("pk", flat=True))
         kept.delete()
         written = LearnerPhase.objects.bulk_create(
             [
@@ -85,6 +88,18 @@ def learner_question_rebuild(*, pairs=None) -> int:
     question_id) pairs, or for everything. Returns how many standings were written."""
     if pairs is not None:
         pairs = set(pairs)
+    with transaction.atomic():
+        # The standings locked before the attempts are read, as an answer locks its
+        # standing before it adds to it: an answer stored meanwhile waits, or is read.
+        list(
+            _of_pairs(LearnerQuestion.objects.select_for_update(), pairs)
+            .order_by("pk")
+            .values_list("pk", flat=True)
+        )
+        return _rebuild(pairs)
+
+
+def _rebuild(pairs) -> int:
     attempts = _of_pairs(Attempt.objects.order_by("id").prefetch_related("regrades"), pairs)
     grouped: dict[tuple[int, int], list[Attempt]] = {}
     for attempt in attempts:

@@ -252,3 +252,105 @@ def test_migrations_backfill_the_counts_and_the_copies(ana_and_bea):
 
     assert kept() == from_scratch() == ANSWERED
     assert copied() == copies_from_scratch()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_answer_while_an_override_of_its_learner_runs_is_counted(ana_and_bea, monkeypatch):
+    """(Red team 14) An override read the learner's attempts, then wrote the standing
+    and the counts from what it had read: an answer stored meanwhile on PostgreSQL (the
+    standing not yet locked) was left out, its standing counting 2 attempts of 3 and
+    its latest verdict the one before. Here the override is slowed after its read."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    bea = ana_and_bea["bea"]
+    first = Attempt.objects.filter(learner=bea).order_by("id").first()
+    read = threading.Event()
+    update_or_create = LearnerQuestion.objects.update_or_create
+
+    def slow_update_or_create(**kwargs):
+        read.set()
+        time.sleep(0.5)  # the answer is sent meanwhile
+        return update_or_create(**kwargs)
+
+    monkeypatch.setattr(LearnerQuestion.objects, "update_or_create", slow_update_or_create)
+    teacher = UserFactory(username="teach", is_staff=True)
+
+    def override():
+        try:
+            verdict_override(attempt=first, correct=True, reason="A is defensible", by=teacher)
+        finally:
+            connection.close()
+
+    def send():
+        try:
+            assert read.wait(5)
+            answer(bea, "q-10-01", keys=["A"])  # wrong
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(2) as pool:
+        for done in [pool.submit(override), pool.submit(send)]:
+            done.result()
+
+    standing = LearnerQuestion.objects.get(learner=bea, question__code="q-10-01")
+    latest = Attempt.objects.filter(learner=bea, question__code="q-10-01").latest("id")
+    assert (standing.attempts, standing.latest_attempt_id) == (3, latest.pk)
+    assert not standing.latest_correct
+    assert kept() == from_scratch() == {**ANSWERED, ("bea", 10): (2, 2, 1, 2)}
+    assert copied() == copies_from_scratch()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_override_while_another_answer_of_its_learner_moves_the_counts(ana_and_bea, monkeypatch):
+    """(Red team 14) An override counts its learner's phase again from the standings:
+    on PostgreSQL, an answer to another question of the phase that had changed its
+    standing and not yet moved the counts deadlocked with it (the recount held the
+    counts' row and waited for that standing, the answer the other way round), and
+    PostgreSQL ended the override: a 500. The recount now locks the standings it counts
+    before the counts. Here the answer is slowed between its two writes."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from portal import sql
+    from progress.services import standings
+
+    bea = ana_and_bea["bea"]
+    first = Attempt.objects.filter(learner=bea).order_by("id").first()
+    changed = threading.Event()
+    write = sql.write
+
+    def slow_write(model, query, params, **kwargs):
+        if query == standings._COUNTS_MOVE:
+            changed.set()
+            time.sleep(0.5)  # the override runs meanwhile
+        return write(model, query, params, **kwargs)
+
+    monkeypatch.setattr(sql, "write", slow_write)
+    teacher = UserFactory(username="teach", is_staff=True)
+
+    def override():
+        try:
+            assert changed.wait(5)
+            verdict_override(attempt=first, correct=True, reason="A is defensible", by=teacher)
+        finally:
+            connection.close()
+
+    def send():
+        try:
+            answer(bea, "q-10-05", keys=["A"])  # wrong, after a right one
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(2) as pool:
+        for done in [pool.submit(override), pool.submit(send)]:
+            done.result()
+
+    assert kept() == from_scratch() == {**ANSWERED, ("bea", 10): (2, 2, 1, 2)}
+    assert copied() == copies_from_scratch()
