@@ -43,16 +43,18 @@ def standing_add(attempt: Attempt, *, latest_seen: int | None = None) -> Learner
     if latest_seen is not None and (0 if created else standing.latest_attempt_id) != latest_seen:
         raise AnsweredSince
     if created:
-        _phase_counts_add(attempt)
         # The phase's first-try total on the standings that carry it: each of the
         # learner's in the phase when this first try was right, else only the new one.
-        phase_first_right_copy(
-            LearnerQuestion.objects.filter(
+        copies = LearnerQuestion.objects.filter(pk=standing.pk)
+        if attempt.correct:
+            copies = LearnerQuestion.objects.filter(
                 learner_id=attempt.learner_id, question__phase__questions=attempt.question_id
             )
-            if attempt.correct
-            else LearnerQuestion.objects.filter(pk=standing.pk)
-        )
+            # Locked before the counts, as a recount (an override's, another answer's
+            # standing) locks the standings before the counts: no deadlock between them.
+            list(copies.select_for_update(of=("self",)).order_by("pk").values_list("pk"))
+        _phase_counts_add(attempt)
+        phase_first_right_copy(copies)
         return standing
     latest_change = int(attempt.correct) - int(standing.latest_correct)
     ever_change = int(attempt.correct and not standing.ever_correct)

@@ -354,3 +354,58 @@ def test_an_override_while_another_answer_of_its_learner_moves_the_counts(ana_an
 
     assert kept() == from_scratch() == {**ANSWERED, ("bea", 10): (2, 2, 1, 2)}
     assert copied() == copies_from_scratch()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_first_right_answer_while_an_override_of_its_learner_runs(ana_and_bea, monkeypatch):
+    """(Red team 14) A first answer, right, copies its learner's first-try total onto
+    each of their standings in the phase, after it has added to the counts; an override
+    of another question of that phase holds that standing and then counts the phase
+    again. On PostgreSQL each waited for the other (a deadlock: one of them a 500). A
+    first right answer now locks the standings it copies onto before the counts. Here
+    the answer is slowed after it added to the counts."""
+    import threading
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    from django.db import connection
+
+    from portal import sql
+    from progress.services import standings
+
+    ana = ana_and_bea["ana"]
+    first = Attempt.objects.filter(learner=ana, question__code="q-10-02").get()
+    added = threading.Event()
+    write = sql.write
+
+    def slow_write(model, query, params, **kwargs):
+        done = write(model, query, params, **kwargs)
+        if query == standings._COUNTS_ADD:
+            added.set()
+            time.sleep(0.5)  # the override runs meanwhile
+        return done
+
+    monkeypatch.setattr(sql, "write", slow_write)
+    teacher = UserFactory(username="teach", is_staff=True)
+
+    def override():
+        try:
+            assert added.wait(5)
+            verdict_override(attempt=first, correct=True, reason="A is defensible", by=teacher)
+        finally:
+            connection.close()
+
+    def send():
+        try:
+            answer(ana, "q-10-04", keys=["B"])  # right, a first try
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(2) as pool:
+        for done in [pool.submit(override), pool.submit(send)]:
+            done.result()
+
+    counts = from_scratch()
+    assert counts[("ana", 10)][0] == 4
+    assert kept() == counts
+    assert copied() == copies_from_scratch()
