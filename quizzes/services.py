@@ -142,12 +142,14 @@ def quiz_import(*, quiz_set: QuizSet, dry_run: bool = False, prune: bool = False
         raise ImportRefused(quiz_set.problems)
     plan = ImportPlan(dry_run=dry_run)
     with transaction.atomic():
-        # Only what placement and retirement need: ten thousand rows read in one go.
+        # Only what placement and retirement need: ten thousand rows read in one go,
+        # locked (an answer's key share is not held up): two imports at once would
+        # each add what the other adds. The second waits here, then reads the first's.
         existing = {
             q.code: q
-            for q in Question.objects.order_by().only(
-                "code", "phase_id", "position", "retired_at", "current_revision_id"
-            )
+            for q in Question.objects.select_for_update(no_key=True)
+            .order_by("pk")
+            .only("code", "phase_id", "position", "retired_at", "current_revision_id")
         }
         hashes = dict(
             QuestionRevision.objects.filter(
