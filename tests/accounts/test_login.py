@@ -165,6 +165,38 @@ def test_password_change_works_and_is_audited(learner_client, learner):
     assert AuditEvent.objects.filter(kind=AuditKind.PASSWORD_CHANGED, user=learner).count() == 1
 
 
+def test_two_password_changes_sent_at_once_with_one_old_password_make_one(
+    learner_client, learner, monkeypatch
+):
+    """(Red team 14) Four changes sent at once from tabs holding one old password each
+    passed its check before any was saved: all four were made, and the one that stood
+    was none the pages could say. The second finds the password changed under a lock."""
+    from accounts.forms import ThrottledPasswordChangeForm
+
+    checked = ThrottledPasswordChangeForm.clean_old_password
+
+    def another_tab_saves_meanwhile(form):
+        old = checked(form)
+        other = type(learner).objects.get(pk=learner.pk)
+        other.set_password("first-tab-Long-pass-1")
+        other.save()
+        return old
+
+    monkeypatch.setattr(
+        ThrottledPasswordChangeForm, "clean_old_password", another_tab_saves_meanwhile
+    )
+    new = "second-tab-Long-pass-2"
+    response = learner_client.post(
+        "/password/", {"old_password": PASSWORD, "new_password1": new, "new_password2": new}
+    )
+
+    learner.refresh_from_db()
+    assert response.status_code == 200
+    assert "Your password was changed meanwhile" in response.content.decode()
+    assert learner.check_password("first-tab-Long-pass-1")
+    assert not AuditEvent.objects.filter(kind=AuditKind.PASSWORD_CHANGED).exists()
+
+
 def test_healthz_needs_no_login(client, db):
     response = client.get("/healthz")
 
