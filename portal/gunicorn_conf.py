@@ -21,6 +21,12 @@ graceful_timeout = 20
 # so two instances on one machine (two app servers, the soak, serve_bench) would share
 # it; nothing here uses `gunicornc`, so there is none.
 control_socket_disable = True
+# No request header may set the WSGI SCRIPT_NAME or PATH_INFO. gunicorn takes both from
+# a proxy it trusts (this machine by default), so a header a proxy passed on named the
+# script prefix, which is in the key of every kept piece: one client could fill the
+# shared cache with a copy of each page's per prefix (red-team run 15). Served under a
+# path: gunicorn's SCRIPT_NAME environment variable, or Django's FORCE_SCRIPT_NAME.
+forwarder_headers = ""
 
 
 class RedactingLogger(Logger):

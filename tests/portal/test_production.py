@@ -330,3 +330,38 @@ def test_healthz_answers_plain_http_where_every_other_page_goes_to_https(tmp_pat
     )
 
     assert result.stdout.split()[-2:] == ["200", "301"], result.stderr
+
+
+def _gunicorn_environ(raw: bytes) -> dict:
+    """The WSGI environ gunicorn, with the project's settings, builds for request `raw`
+    sent by a proxy on this machine (an address gunicorn trusts by default)."""
+    from gunicorn.config import Config
+    from gunicorn.http import wsgi
+    from gunicorn.http.parser import RequestParser
+
+    from portal import gunicorn_conf
+
+    config = Config()
+    for name in dir(gunicorn_conf):
+        if name in config.settings:
+            config.set(name, getattr(gunicorn_conf, name))
+    peer = ("127.0.0.1", 40000)
+    request = next(iter(RequestParser(config, iter([raw]), peer)))
+    return wsgi.create(request, None, peer, ("127.0.0.1", 8000), config)[1]
+
+
+def test_a_requests_script_name_header_is_not_the_script_prefix():
+    """The script prefix is in the key of every kept piece and fragment (docs/redis.md):
+    gunicorn took it from a `SCRIPT_NAME` header a proxy on this machine passed on, so
+    one client naming a new prefix in each request filled the shared cache with copies
+    of every page's pieces (red-team run 15: 200 requests, 4,200 entries, 4.5 MB of
+    Redis), evicting the others' and the counts kept beside them. A site served under a
+    path sets it where the client cannot: gunicorn's own `SCRIPT_NAME` environment
+    variable, or Django's `FORCE_SCRIPT_NAME`."""
+    environ = _gunicorn_environ(
+        b"GET /x1/phase/10/ HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"SCRIPT_NAME: /x1\r\nPATH_INFO: /admin/\r\n\r\n"
+    )
+
+    assert environ["SCRIPT_NAME"] == ""
+    assert environ["PATH_INFO"] == "/x1/phase/10/"
