@@ -103,12 +103,15 @@ def item_groups(
 ) -> list[StandingGroup]:
     """One scan of the standings (standing_groups), limited to the questions shown: attempts,
     learners who tried, right on first try, and right on first try in the top and
-    bottom 27 % of learners by total (discrimination), added to `items`. The groups also
-    carry the answers given and what the item statistics need."""
+    bottom 27 % of learners by first-try total (discrimination), added to `items`. The
+    groups also carry the answers given and what the item statistics need."""
     # One row per learner and question answered, effective grades included.
     standings = LearnerQuestion.objects.filter(learner_id__in=cohort_learner_ids(cohort))
-    ranked = sorted(rows.values(), key=lambda r: (r.correct, r.username))
-    group = math.floor(len(ranked) * GROUP_SHARE)
+    # Ranked by first-try total, as the item is scored, whatever the mode shown; among
+    # the learners who answered a question shown (one who answered nothing is no
+    # examinee); 27 % rounded to the nearest learner; ties at the cut by username.
+    ranked = sorted((r for r in rows.values() if r.answered), key=lambda r: (r.first, r.username))
+    group = math.floor(len(ranked) * GROUP_SHARE + 0.5)
     lower = [r.learner_id for r in ranked[:group]]
     upper = [r.learner_id for r in ranked[-group:]] if group else []
     groups = standing_groups(standings, question_ids=list(items), upper=upper, lower=lower)

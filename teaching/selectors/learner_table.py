@@ -35,6 +35,7 @@ class LearnerRow:
     answered: int = 0
     due: int = 0  # review cards due today (overdue included)
     overdue: int = 0  # review cards due before today
+    first: int = 0  # right on first try in the shown phases (ranks the upper–lower groups)
 
     @property
     def cells(self) -> list[Cell]:
@@ -82,6 +83,7 @@ def learner_table(
         row.counts[column[phase_id]] = (answered, correct)
         row.answered += answered
         row.correct += correct
+        row.first += first
     return LearnerTable(rows, first_totals, answered_per_phase)
 
 

@@ -15,8 +15,12 @@ and mentions missed are counted in the answers as given.
 Facility and discrimination are classical item analysis and always use first attempts:
 facility is the share of learners who got the question right on their first try;
 discrimination is the upper-lower index: (right in the top 27 % − right in the bottom
-27 %) ÷ group size, with learners ranked by their total in the selected mode and a
-question not tried counted as not right.
+27 %) ÷ group size, among the learners who answered any question shown, ranked by their
+first-try total over the phases shown (whatever the mode: the item is scored on first
+tries), 27 % of them rounded to the nearest learner, ties at the cut broken by username,
+and a question not tried counted as not right. Facility's denominator is the learners
+who tried the question; the correlations and KR-20 count, per phase, those who answered
+any of its questions (item_analysis.py).
 """
 
 from __future__ import annotations
