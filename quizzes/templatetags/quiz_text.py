@@ -1,5 +1,7 @@
 """Template tags that show quiz content in the reader's language."""
 
+import math
+
 from django import template
 from django.utils import translation
 from django.utils.html import format_html
@@ -79,6 +81,8 @@ def quiz_text(revision: QuestionRevision, field: str, key: str = "") -> str:
 
 @register.filter
 def percent(value: float | None) -> str:
+    """A share as a whole percentage, halves rounded up (12.5 % is "13%", not the "12%"
+    of round()'s halves to even)."""
     if value is None:
         return "–"
-    return f"{round(value * 100)}%"
+    return f"{math.floor(value * 100 + 0.5)}%"

@@ -56,7 +56,8 @@ class ItemStats:
         if not self.judged:
             return []
         flags = []
-        if self.facility is not None and self.facility < FLAG_FACILITY:
+        # Under 20 % as the page shows it, rounded: 19.6 % shows "20%" and is not flagged.
+        if self.facility is not None and self.facility * 100 < FLAG_FACILITY * 100 - 0.5:
             flags.append(_("low facility"))
         if (self.discrimination is not None and self.discrimination < 0) or (
             self.item_rest is not None and self.item_rest < 0

@@ -45,3 +45,23 @@ def test_one_learner(seeds_imported, settings):
     item = {i.question.code: i for i in results.items}["q-10-01"]
     assert (item.facility, item.discrimination, item.item_rest) == (1.0, None, None)
     assert results.reliabilities[0].alpha is None
+
+
+@pytest.mark.parametrize(
+    ("share", "shown"), [(0.125, "13%"), (0.195, "20%"), (0.5, "50%"), (None, "–")]
+)
+def test_a_share_shows_as_a_percentage_rounded_half_up(share, shown):
+    # round() takes halves to the even number: 12.5 % would show "12%".
+    from quizzes.templatetags.quiz_text import percent
+
+    assert percent(share) == shown
+
+
+@pytest.mark.parametrize(("right", "flagged"), [(39, False), (38, True)])
+def test_low_facility_is_flagged_as_the_page_shows_it(right, flagged):
+    # 39 of 200 is 19.5 %, shown "20%": not "under 20%"; 38 of 200, 19 %, is.
+    from teaching.selectors.item_figures import ItemStats
+
+    item = ItemStats(question=None, first_right=right, learners=200, judged=True)
+
+    assert ("low facility" in item.flags) is flagged
