@@ -1,5 +1,6 @@
 """Login, logout, throttling, language and password change."""
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -382,3 +383,27 @@ def test_an_address_held_whatever_the_username_is_logged_once_and_makes_no_rows(
     assert "Too many failed logins" in refused.content.decode()
     assert AuditEvent.objects.filter(kind=AuditKind.LOGIN_REFUSED).count() == 1
     assert LoginThrottle.objects.count() == rows
+
+
+@pytest.mark.parametrize(
+    ("language", "message"),
+    [
+        ("en", "Please enter a correct username and password."),
+        ("es", "Escribe un nombre de usuario y una contraseña correctos."),
+    ],
+)
+def test_a_refused_login_says_why_in_an_alert_that_takes_the_focus(client, language, message):
+    """A screen reader back on the form hears the refusal, not only "Username, ana"."""
+    UserFactory(username="ana")
+    client.cookies["django_language"] = language
+
+    html = login(client, "ana", "wrong").content.decode()
+
+    alert = re.search(r'<div class="form-errors"[^>]*>(.*?)</div>', html, re.S)
+    assert alert, html
+    assert 'role="alert"' in alert.group(0) and 'tabindex="-1"' in alert.group(0)
+    assert message in alert.group(1)
+    # Of two autofocus attributes the browser honours the first: the alert's, not the field's.
+    start_tag = alert.group(0)[: alert.group(0).index(">")]
+    assert "autofocus" in start_tag
+    assert alert.start() < html.index('id="id_username"')
