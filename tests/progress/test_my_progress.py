@@ -29,6 +29,36 @@ def test_my_progress_draws_the_last_four_weeks_of_activity(seeds_imported, learn
     assert ": 2 answers, 1 right</title>" in html
 
 
+def test_the_activity_chart_reads_as_a_table_of_the_days_answered(
+    seeds_imported, learner_client, learner
+):
+    """The bars' per-day figures show on hover only: a screen reader or the keyboard gets
+    them from the table under the chart, one row per day answered, named by its date."""
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone, translation
+    from django.utils.formats import date_format
+
+    now = timezone.now()
+    with time_machine.travel(now - timedelta(days=2), tick=False):
+        answer(learner, "q-10-01", keys=["B"])  # right
+        answer(learner, "q-10-02", keys=["A"])  # wrong
+    with time_machine.travel(now - timedelta(days=9), tick=False):
+        answer(learner, "q-10-04", keys=["A"])  # wrong
+    day = timezone.localdate(now - timedelta(days=2))
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+
+    html = " ".join(learner_client.get("/progress/").content.decode().split())
+
+    table = re.search(r'<details class="activity-text">(.*?)</details>', html).group(1)
+    assert "<summary>El gráfico como tabla</summary>" in table
+    assert table.count('<tr><th scope="row">') == 2  # the days answered, no empty ones
+    with translation.override("es"):
+        when = date_format(day, "DATE_FORMAT")
+    assert f'<tr><th scope="row">{when}</th><td>2</td><td>1</td></tr>' in table
+
+
 def test_one_answer_is_one_answer_in_the_charts_description(
     seeds_imported, learner_client, learner
 ):
