@@ -2,6 +2,7 @@
 
 import csv
 import io
+import re
 
 import pytest
 from django.contrib.auth.models import Group
@@ -72,6 +73,30 @@ def test_results_sorted_by_total(client, instructor, cohort):
     order = [html.index(f">{name}</a></th>") for name in ("ana", "bea", "cy", "dot")]
     assert order[0] < order[1] < order[3]
     assert order[0] < order[2] < order[3]
+
+
+@pytest.mark.parametrize(
+    ("query", "sorted_by", "order"),
+    [
+        ("", "Learner", "ascending"),
+        ("?sort=-learner", "Learner", "descending"),
+        ("?sort=-total", "Total right", "descending"),
+        ("?sort=total", "Total right", "ascending"),
+    ],
+)
+def test_results_sorted_column_says_its_order_to_a_screen_reader(
+    client, instructor, cohort, query, sorted_by, order
+):
+    """aria-sort on the sorted column's header; the arrow drawn beside its name is hidden
+    (read "black up-pointing triangle", it said nothing of the order)."""
+    client.force_login(instructor)
+
+    html = results(client, cohort, query)
+
+    sorted_headers = re.findall(r'<th scope="col" aria-sort="(\w+)"><a [^>]*>([^<]*)', html)
+    assert [(name.strip(), how) for how, name in sorted_headers] == [(sorted_by, order)]
+    arrows = re.findall(r"(.{0,26})[▲▼]", html)
+    assert arrows and all(before.endswith('<span aria-hidden="true">') for before in arrows)
 
 
 def test_results_item_analysis(client, instructor, cohort):
