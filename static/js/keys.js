@@ -49,8 +49,10 @@
 
   // "Next review" swaps the page's main part: the new card (or the day's summary), not
   // the page, takes the focus once the old card is gone (the header's badge, swapped out
-  // of band, settles first). Nothing is left listening if the request fails.
-  function focusAfterSwap(oldCard) {
+  // of band, settles first). Nothing is left listening if the request fails. After N a
+  // text box takes it, as N does on a phase page; after a click or Enter, the card, as on
+  // arrival (a phone would open its keyboard over the question).
+  function focusAfterSwap(oldCard, intoBox) {
     var body = document.body;
     function done() {
       body.removeEventListener("htmx:afterSettle", settled);
@@ -62,7 +64,8 @@
       done();
       var card = document.querySelector("article.question");
       var summary = document.getElementById("review-summary-title");
-      if (card) focusCard(card); else if (summary) summary.focus();
+      if (card && intoBox) focusCard(card); else if (card) card.focus();
+      else if (summary) summary.focus();
     }
     body.addEventListener("htmx:afterSettle", settled);
     body.addEventListener("htmx:responseError", done);
@@ -75,8 +78,8 @@
   function goNext(card) {
     var next = card.querySelector("a[data-next]");
     if (!next) return;
-    if (next.hasAttribute("data-hx-get")) focusAfterSwap(card);
-    next.click();
+    nextByKey = true; // for the click listener below, which puts the focus after a swap
+    try { next.click(); } finally { nextByKey = false; }
     var href = next.getAttribute("href") || "";
     var target = href.charAt(0) === "#" ? document.getElementById(href.slice(1)) : null;
     var box = target && target.querySelector("form.answer-form [name=text]");
@@ -99,6 +102,15 @@
     nextPage.click();
     return true;
   }
+
+  // "Next review" however followed (a click, Enter on the link, N): the focus goes to the
+  // new card, not to the page's body with the link it was on swapped away.
+  var nextByKey = false;
+  document.addEventListener("click", function (event) {
+    var next = event.target.closest ? event.target.closest("a[data-next][data-hx-get]") : null;
+    var card = next ? next.closest("article.question") : null;
+    if (card) focusAfterSwap(card, nextByKey);
+  });
 
   document.addEventListener("keydown", function (event) {
     var target = event.target;

@@ -239,3 +239,38 @@ def test_n_on_the_reviews_page_puts_the_focus_in_the_next_review(page, site):
         page.wait_for_function(
             "id => document.activeElement && document.activeElement.closest('#' + id)", arg=second
         )
+
+
+def test_next_review_link_followed_with_enter_puts_the_focus_in_the_next_review(page, site):
+    """Only N moved the focus after the swap: Enter on "Next review" (or a click) left
+    it on the page's body, the link it was on swapped away (a11y walk 22)."""
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    create_account(page, site, "link-reviews")
+    page.goto(site + "/phase/10/")
+    for code in ("q-10-01", "q-10-02"):  # both wrong: both come back tomorrow
+        card = page.locator(f"#{code}")
+        card.locator("input[name=choice]").first.check()
+        card.locator("button[type=submit]").click()
+        card.get_by_role("heading", name="Not quite").wait_for()
+
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        page.goto(site + "/reviews/")
+        first = page.locator("article.question")
+        first.locator("input[name=choice]").first.check()
+        first.locator("button[type=submit]").click()
+        first.locator(".feedback h3").wait_for()
+        code = first.get_attribute("id")
+        link = first.get_by_role("link", name="Next review")
+        link.focus()
+        page.keyboard.press("Enter")
+        page.get_by_text("Review 2 of 2").wait_for()
+
+        second = page.locator("article.question")
+        assert second.get_attribute("id") != code
+        # The card itself, as on arrival: not its text box, which a phone would open a
+        # keyboard for.
+        expect(second).to_be_focused()
