@@ -65,3 +65,22 @@ def test_a_learner_with_many_attempts_is_shown_a_page_at_a_time(
     assert "Page 1 of 3" in first and "?page=2" in first
     assert f'id="attempt-{attempts[0].pk}"' in last and "try number 1" not in last
     assert beyond.status_code == 200  # past the end: the last page
+
+
+def test_each_attempt_row_is_named_by_its_question(client, seeds_imported, instructor):
+    """A row header, so a screen reader at an "Override…" hears which question's attempt
+    it is; the column header alone said only "Verdict now"."""
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    attempt = answer(ana, "q-10-01", keys=["A"])
+    client.force_login(instructor)
+
+    html = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/").content
+    html = html.decode()
+
+    row = html[html.index(f'<tr id="attempt-{attempt.pk}">') :]
+    row = row[: row.index("</tr>")]
+    assert '<th scope="row">q-10-01</th>' in row
+    assert "Override…" in row

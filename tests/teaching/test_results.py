@@ -223,8 +223,10 @@ def test_learner_drill_down_lists_every_attempt(client, instructor, cohort):
     )
 
     assert "2 attempts" in html
-    assert '<td>q-10-01</td> <td>r1</td> <td class="answer-cell">B</td> <td>right</td>' in html
-    assert '<td>q-10-01</td> <td>r1</td> <td class="answer-cell">A</td> <td>wrong</td>' in html
+    row = '<th scope="row">q-10-01</th> <td>r1</td> <td class="answer-cell">B</td> <td>right</td>'
+    assert row in html
+    row = '<th scope="row">q-10-01</th> <td>r1</td> <td class="answer-cell">A</td> <td>wrong</td>'
+    assert row in html
 
 
 def test_drill_down_of_a_non_member_is_404(client, instructor, cohort):

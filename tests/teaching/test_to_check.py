@@ -197,6 +197,20 @@ def test_to_check_page_shows_answer_marks_verdict_and_doubt(client, cohort, inst
     assert 'name="verdict" value="wrong"' in html
 
 
+def test_to_check_rows_are_named_by_their_learner(client, cohort, instructor):
+    """A row header, so a screen reader at "Confirm: right" or "Override: wrong…" hears
+    whose answer it is; the column header alone said only "Your verdict"."""
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)
+    client.force_login(instructor)
+
+    html = client.get(to_check_url(cohort)).content.decode()
+
+    row = html[html.index(f'<tr id="check-{attempt.pk}">') :]
+    row = row[: row.index("</tr>")]
+    assert re.search(r'<th scope="row"[^>]*><a [^>]*>ana</a></th>', row), row
+    assert row.count('scope="row"') == 1
+
+
 def test_to_check_page_speaks_spanish(client, cohort, instructor):
     answer(learner_in(cohort, "ana"), "q-10-03", text=NEGATED)
     client.force_login(instructor)
@@ -259,7 +273,7 @@ def test_confirm_with_htmx_answers_the_row_and_the_count(client, cohort, instruc
     assert response.status_code == 200
     assert "<html" not in html
     assert html == (
-        f'<tr id="check-{attempt.pk}" class="checked"><td>ana</td><td>q-10-03</td>'
+        f'<tr id="check-{attempt.pk}" class="checked"><th scope="row">ana</th><td>q-10-03</td>'
         '<td colspan="4" role="status" tabindex="-1" autofocus>'
         "Verdict on ana&#x27;s answer at q-10-03 confirmed: right.</td></tr> "
         '<p id="to-check-count" data-hx-swap-oob="true">1 verdict to check</p>'
