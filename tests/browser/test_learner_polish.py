@@ -264,6 +264,8 @@ def test_next_review_link_followed_with_enter_puts_the_focus_in_the_next_review(
         first.locator("button[type=submit]").click()
         first.locator(".feedback h3").wait_for()
         code = first.get_attribute("id")
+        # htmx focuses the feedback's heading once settled: the link's focus comes after.
+        expect(page.locator(f"#{code}-result")).to_be_focused()
         link = first.get_by_role("link", name="Next review")
         link.focus()
         page.keyboard.press("Enter")
