@@ -30,7 +30,7 @@ from django.db.models import (
 from django.utils import timezone
 
 from progress.models import ReviewCard
-from progress.reviews import day_end
+from progress.reviews import day_end, day_start
 from quizzes.models import Phase, Question
 
 from .export import csv_safe
@@ -69,6 +69,7 @@ class LearnerMemory:
     due_today: int = 0  # reviews due by the end of today (overdue included)
     due_week: int = 0  # reviews due within the week
     next_due: datetime | None = None
+    overdue: bool = False  # the next review was due before today: say so, not just a date
 
 
 @dataclass
@@ -156,6 +157,7 @@ def cohort_memory(
         if learner_id in learners:
             learner = learners[learner_id]
             learner.due_today, learner.due_week, learner.next_due = due_today, due_week, next_due
+            learner.overdue = next_due is not None and next_due < day_start(now)
 
     ranked = sorted(
         items.values(),

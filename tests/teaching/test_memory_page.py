@@ -52,10 +52,23 @@ def test_memory_page_learner_rows_in_the_viewers_time_zone(client, instructor, w
     assert (
         f'<a href="/admin/teaching/cohort/{world["cohort"].pk}/results/learner/{bea}/">bea</a>'
         "</th> <td>1</td> <td>1</td> <td>1</td> <td>1</td> "
-        '<td><time datetime="2027-03-02T03:00:00-0600">March 2, 2027, 3 a.m. CST</time></td>'
+        '<td>overdue since <time datetime="2027-03-02T03:00:00-0600">March 2, 2027, 3 a.m. CST'
+        "</time></td>"
     ) in html
     assert ">gus</a></th> <td>0</td> <td>0</td> <td>0</td> <td>0</td> <td>–</td>" in html
     assert "staffer" not in html
+
+
+def test_memory_page_next_review_in_the_past_says_overdue_in_spanish(client, instructor, world):
+    # A teacher reading "Next review: 2 March" on 11 March took it for a date to come
+    # (UX walk 24): a review due before today says it is overdue, in both languages.
+    instructor.profile.language = "es"
+    instructor.profile.save()
+
+    html = page(client, instructor, world["cohort"])
+
+    assert "atrasado desde <time" in html
+    assert "overdue" not in html
 
 
 def test_memory_heat_map_cells_and_text_alternative(client, instructor, world):
