@@ -57,6 +57,18 @@ def test_results_learner_phase_table(client, instructor, cohort):
     assert ">dot</a></th><td>0 / 5</td>" in html
 
 
+def test_results_say_what_the_reviews_due_column_counts(client, instructor, cohort):
+    # "7 / 5" read as 7 due plus 5 overdue (UX walk 24): the page says the overdue are
+    # among the due, in the instructor's language.
+    client.force_login(instructor)
+    assert "overdue ones included / of those, the ones due before today" in results(client, cohort)
+
+    instructor.profile.language = "es"
+    instructor.profile.save()
+    client.force_login(instructor)  # the language is the profile's from the login on
+    assert "atrasadas incluidas / de ellas, las que vencían antes de hoy" in results(client, cohort)
+
+
 def test_results_first_attempts_mode_counts_first_tries(client, instructor, cohort):
     client.force_login(instructor)
 
