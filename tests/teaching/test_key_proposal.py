@@ -136,8 +136,11 @@ def test_key_change_page_shows_the_proposal(client, cohort, instructor):
     html = " ".join(client.get(page_url(cohort, target())).content.decode().split())
 
     assert "<title>Key change for q-19-05 | " in html
+    # The attempt's language is its pages', not its text's: "The answer's language:
+    # Spanish" over an answer in English misled (UX walk 24).
     assert (
-        "Against the current key of q-19-05 (revision 1). The answer's language: English." in html
+        "Against the current key of q-19-05 (revision 1). Answered on the pages in English; "
+        "the answer is read in both languages, whichever it is written in." in html
     )
     assert '<code class="yaml-line">- [dominates, domina, most of the norm, ' in html
     assert "casi toda la norma, toda la norma, <ins>takes over</ins>]</code>" in html
@@ -163,7 +166,7 @@ def test_key_change_page_in_spanish(client, cohort, instructor):
     html = " ".join(client.get(page_url(cohort, target())).content.decode().split())
 
     assert "Cambio de clave para q-19-05" in html
-    assert "Idioma de la respuesta: inglés." in html
+    assert "Respondida en las páginas en inglés; la respuesta se lee en los dos idiomas" in html
     assert (
         "Prueba sobre 4 respuestas guardadas a esta pregunta de los estudiantes de tus cohortes"
         in html
