@@ -82,5 +82,7 @@ def test_each_attempt_row_is_named_by_its_question(client, seeds_imported, instr
 
     row = html[html.index(f'<tr id="attempt-{attempt.pk}">') :]
     row = row[: row.index("</tr>")]
-    assert '<th scope="row">q-10-01</th>' in row
+    # Named by its title too: a code alone sent the teacher to look it up (UX walk 24).
+    title = "Why is bf16 preferred over fp16 for training?"
+    assert f'<th scope="row">q-10-01 · <span class="quiet">{title}</span></th>' in row
     assert "Override…" in row

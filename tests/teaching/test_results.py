@@ -12,6 +12,8 @@ from tests.factories import UserFactory, answer
 
 pytestmark = pytest.mark.django_db
 
+TITLE = '<span class="quiet">Why is bf16 preferred over fp16 for training?</span>'
+
 
 @pytest.fixture(autouse=True)
 def judge_small_cohorts(settings):
@@ -235,9 +237,10 @@ def test_learner_drill_down_lists_every_attempt(client, instructor, cohort):
     )
 
     assert "2 attempts" in html
-    row = '<th scope="row">q-10-01</th> <td>r1</td> <td class="answer-cell">B</td> <td>right</td>'
+    q = f'<th scope="row">q-10-01 · {TITLE}</th>'
+    row = f'{q} <td>r1</td> <td class="answer-cell">B</td> <td>right</td>'
     assert row in html
-    row = '<th scope="row">q-10-01</th> <td>r1</td> <td class="answer-cell">A</td> <td>wrong</td>'
+    row = f'{q} <td>r1</td> <td class="answer-cell">A</td> <td>wrong</td>'
     assert row in html
 
 
