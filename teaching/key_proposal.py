@@ -11,8 +11,10 @@ times the deviation" before "when the loss", for a question about loss spikes), 
 the shortest. Up to PHRASES_PER_MENTION of them that make the answer right once added
 to the missed mention are proposed, each with its dry run, for the instructor to
 choose. When none does (another mention is missing too, or the matcher reads none as
-the mention), all those words, in the order written. The YAML stays the source of
-truth: the author trims the phrase, edits the file, imports and regrades.
+the mention), all those words, in the order written. A phrase fits the words the key
+has left, and a mention of as many alternatives as a key takes gets none (`full`), so
+the line proposed imports. The YAML stays the source of truth: the author trims the
+phrase, edits the file, imports and regrades.
 """
 
 from __future__ import annotations
@@ -30,10 +32,10 @@ from progress.models import Attempt
 from quizzes.enums import QuestionKind
 from quizzes.grading import grade_free
 from quizzes.grading.cues import not_negations_found
-from quizzes.grading.text import is_symbol, stems, tokenize
+from quizzes.grading.text import is_symbol, stems, tokenize, words
 from quizzes.grading.vocabulary import vocabulary_load
 from quizzes.models import QuestionRevision
-from quizzes.rules import MAX_ALTERNATIVE_WORDS
+from quizzes.rules import MAX_ALTERNATIVE_WORDS, MAX_KEY_WORDS
 from quizzes.schema import schema
 
 # Words that join a sentence to the one before ("because the layer norm…"): a phrase
@@ -48,6 +50,8 @@ MAX_TRIES = 120  # candidate phrases graded per missed mention, at most (a long 
 # A phrase proposed must import: at most the words (stop words and symbols count) and
 # characters of one alternative (quiz-format.md, "Limits of a free key").
 MAX_CHARS = schema()["$defs"]["alternative"]["maxLength"]
+# Nor may it take the mention past its alternatives, or the key past its words in all.
+MAX_ALTERNATIVES = schema()["$defs"]["mention"]["maxItems"]
 PHRASES_PER_MENTION = 3
 
 
@@ -93,6 +97,8 @@ class KeyProposal:
     changes: list[MentionChange] = field(default_factory=list)
     negated: list[int] = field(default_factory=list)  # mention numbers read as negated
     rejected: list[str] = field(default_factory=list)  # reject entries the answer says
+    # Missed mentions that can take no phrase: the mention or the key at its limits.
+    full: list[int] = field(default_factory=list)
     answers: int = 0  # stored answers the dry run graded
     all_cohorts: bool = False  # counted over every learner (a superuser's view)
 
@@ -251,7 +257,7 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
     phrase = leftover_phrase(text=text, covered=covered)
     if not phrase:
         return proposal
-    expected = [list(m) if not isinstance(m, str) else [m] for m in revision.expected]
+    expected = [_listed(m) for m in revision.expected]
     needed = revision.pass_mentions or len(expected)
     others_missing = sum(m.status == "found" for m in result.mentions) + 1 < needed
     candidates = (
@@ -259,8 +265,17 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
         if others_missing
         else candidate_phrases(text=text, covered=covered, prompt=revision.grading_prompt)
     )
+    room = MAX_KEY_WORDS - sum(
+        len(words(str(a))) for m in (*expected, *(revision.reject or ())) for a in _listed(m)
+    )
+    candidates = [c for c in candidates if len(words(c)) <= room]
+    while phrase and len(words(phrase)) > room:
+        phrase = " ".join(phrase.split()[:-1])
     for mention in result.mentions:
         if mention.status != "missed":
+            continue
+        if not phrase or len(expected[mention.index]) >= MAX_ALTERNATIVES:
+            proposal.full.append(mention.index + 1)  # a line here the importer refuses
             continue
         found = _phrases_for(revision, expected, mention.index, text, candidates)
         for one in found or [phrase]:
@@ -275,6 +290,11 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
             )
     _dry_run(proposal, expected=expected, learner_ids=learner_ids)
     return proposal
+
+
+def _listed(mention) -> list:
+    """A mention's alternatives: a mention written as one text is a list of one."""
+    return [mention] if isinstance(mention, str) else list(mention)
 
 
 def _dry_run(proposal: KeyProposal, *, expected, learner_ids) -> None:
