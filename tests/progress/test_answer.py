@@ -97,7 +97,7 @@ def test_same_form_sent_again_with_another_answer_keeps_it_to_send(
     assert second.status_code == 409
     html = second.content.decode()
     assert "This form had already been sent with another answer" in html
-    assert ">my second, better answer</textarea>" in html
+    assert ">\nmy second, better answer</textarea>" in html
     assert list(Attempt.objects.values_list("answer", flat=True)) == [{"text": "the identity path"}]
     assert Draft.objects.get(learner=learner).answer["text"] == "my second, better answer"
 
@@ -113,7 +113,7 @@ def test_same_form_resent_without_javascript_with_another_answer_is_not_dropped(
     assert second.status_code == 302
     page = learner_client.get(second.url).content.decode()
     assert "This form had already been sent with another answer" in page
-    assert ">my second, better answer</textarea>" in page
+    assert ">\nmy second, better answer</textarea>" in page
     assert "The answer that stands, graded right: <q>the identity path</q>" in " ".join(
         page.split()
     )
@@ -156,7 +156,7 @@ def test_answer_after_session_expired_keeps_text_as_draft(
     assert (kept.logged_out, kept.answer["text"]) == (True, "my careful answer about identity")
     client.force_login(learner)
     page = client.get("/phase/10/").content.decode()
-    assert ">my careful answer about identity</textarea>" in page
+    assert ">\nmy careful answer about identity</textarea>" in page
     assert "when you sent this answer, so it was kept here, not graded" in page
 
 

@@ -2,6 +2,7 @@
 questions, oversized or undecodable bodies, missing CSRF. A clear 4xx each time, nothing
 stored, and what the learner typed kept."""
 
+from html import unescape
 from urllib.parse import unquote_to_bytes
 
 import pytest
@@ -50,7 +51,7 @@ def test_an_answer_too_long_comes_back_whole_to_be_shortened(seeds_imported, pos
 
     html = response.content.decode()
     assert response.status_code == 422
-    assert f">{text}</textarea>" in html  # not cut at the limit: the learner cuts it
+    assert f">\n{text}</textarea>" in html  # not cut at the limit: the learner cuts it
     assert "maxlength" not in html  # no browser cuts a paste either
     assert "At most 10,000 characters." in html
     assert Attempt.objects.count() == 0
@@ -65,10 +66,34 @@ def test_a_refused_text_is_the_drafts_so_a_reload_finds_it(
 
     assert Draft.objects.get().answer["text"] == text
     again = learner_client.get("/phase/10/?again=q-10-03").content.decode()
-    assert f">{text}</textarea>" in again
+    assert f">\n{text}</textarea>" in again
     # And the reload still says why it was not sent.
     assert "The answer is too long: 10,109 characters, at most 10,000." in again
     assert "Your unsent answer was kept." not in again
+
+
+def shown_in_textarea(html: str, code: str) -> str:
+    """The text a browser puts in `code`'s answer box, its line breaks as "\n": HTML
+    drops one line break right after <textarea>."""
+    start = html.index(f'<textarea id="{code}-text"')
+    inner = html[html.index(">", start) + 1 : html.index("</textarea>", start)]
+    return unescape(inner.replace("\r\n", "\n").removeprefix("\n"))
+
+
+@pytest.mark.parametrize("opening", ["\n", "\n\n", "\r\n"])
+def test_a_text_opening_with_a_line_break_comes_back_with_it(
+    seeds_imported, post_answer, learner_client, opening
+):
+    # Red-team run 16: the answer box printed the text right after <textarea>, where a
+    # browser drops a line break; a draft or a refused answer came back without its first.
+    text = opening + "identity <b>&amp; " + "z" * 10_000
+
+    refused = post_answer("q-10-03", text=text).content.decode()
+    reloaded = learner_client.get("/phase/10/?again=q-10-03").content.decode()
+
+    sent = text.replace("\r\n", "\n")
+    assert shown_in_textarea(refused, "q-10-03") == sent
+    assert shown_in_textarea(reloaded, "q-10-03") == sent
 
 
 def test_a_text_kept_after_the_session_ended_wins_over_a_too_long_draft(
@@ -83,7 +108,7 @@ def test_a_text_kept_after_the_session_ended_wins_over_a_too_long_draft(
     page = learner_client.get("/phase/10/?again=q-10-03").content.decode()
 
     # The box holds the kept text: the draft's length is no longer what it says.
-    assert ">short, trimmed</textarea>" in page
+    assert ">\nshort, trimmed</textarea>" in page
     assert "The answer is too long" not in page
 
 
@@ -94,7 +119,7 @@ def test_a_refused_text_is_kept_up_to_its_bound(seeds_imported, post_answer):
 
     html = response.content.decode()
     assert response.status_code == 422
-    assert ">" + "z" * MAX_KEPT_CHARS + "</textarea>" in html
+    assert ">\n" + "z" * MAX_KEPT_CHARS + "</textarea>" in html
 
 
 def test_answer_with_forged_token_is_refused(seeds_imported, post_answer):
@@ -216,7 +241,7 @@ def test_answers_faster_than_a_person_sends_are_refused_with_the_text_kept(
     html = response.content.decode()
     assert response.status_code == 429
     assert "wait a minute, then send it again" in html
-    assert ">my third answer, kept</textarea>" in html
+    assert ">\nmy third answer, kept</textarea>" in html
     assert Attempt.objects.count() == 2
     assert Draft.objects.get().answer["text"] == "my third answer, kept"
 

@@ -96,7 +96,7 @@ def test_an_answer_from_a_tab_overtaken_by_another_is_sent_back_not_stored_over_
     assert response.status_code == 409
     html = response.content.decode()
     assert "You answered this question in another tab or window" in html
-    assert ">no idea, something about layers</textarea>" in html
+    assert ">\nno idea, something about layers</textarea>" in html
     # The answer that stands is shown beside it, with its verdict.
     standing = "The answer that stands, graded right: <q>the identity path carries the gradient</q>"
     assert standing in " ".join(html.split())
@@ -134,7 +134,7 @@ def test_an_unusable_token_gives_the_form_back_with_the_answer(
     assert response.status_code == 400
     html = response.content.decode()
     assert "This form was out of date, so your answer was not sent" in html
-    assert ">my long careful answer</textarea>" in html
+    assert ">\nmy long careful answer</textarea>" in html
     assert Draft.objects.get(learner=learner).answer["text"] == "my long careful answer"
     assert Attempt.objects.count() == 0
 
@@ -159,7 +159,7 @@ def test_a_page_left_open_across_a_new_login_gives_the_form_back_not_an_empty_ca
 
     assert response.status_code == 403
     html = response.content.decode()
-    assert ">typed before the other tab logged in</textarea>" in html
+    assert ">\ntyped before the other tab logged in</textarea>" in html
     assert "was not sent" in html
     assert Attempt.objects.count() == 0
     # The form it got back carries what this browser's cookie now accepts.
@@ -259,7 +259,7 @@ def test_a_csrf_failure_writes_nothing_to_the_session(seeds_imported, learner):
     )
 
     assert response.status_code == 403
-    assert ">typed</textarea>" in response.content.decode()
+    assert ">\ntyped</textarea>" in response.content.decode()
     assert client.session["_form_key"] == key
 
 

@@ -55,4 +55,4 @@ def test_a_csrf_refused_post_of_ones_own_form_still_comes_back_with_its_text(
     )
 
     assert response.status_code == 403
-    assert ">my own answer</textarea>" in response.content.decode()
+    assert ">\nmy own answer</textarea>" in response.content.decode()

@@ -351,7 +351,7 @@ def test_phase_page_shows_a_draft_on_an_answered_question(
 
     card = article(learner_client.get("/phase/10/").content.decode(), "q-10-03")
 
-    assert ">identity path, second go</textarea>" in card
+    assert ">\nidentity path, second go</textarea>" in card
     assert note in card
     assert "Not quite" not in card and "No exactamente" not in card
 

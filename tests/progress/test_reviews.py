@@ -431,7 +431,7 @@ def test_review_sent_after_the_session_expired_comes_back_to_the_reviews_page(
         assert login == "/login/?next=%2Freviews%2F%23q-10-03&reason=expired"
 
         back = get(learner_client, learner, "/reviews/").content.decode()
-    assert ">the identity path</textarea>" in back
+    assert ">\nthe identity path</textarea>" in back
     assert "when you sent this answer, so it was kept here, not graded" in back
 
 

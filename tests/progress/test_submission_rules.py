@@ -114,7 +114,7 @@ def test_token_after_logout_and_new_login_keeps_the_answer_and_records_nothing(
 
     assert response.status_code == 409
     html = response.content.decode()
-    assert ">identity path</textarea>" in html
+    assert ">\nidentity path</textarea>" in html
     assert "made before you last logged in" in html
     assert Attempt.objects.count() == 0
     assert Draft.objects.get(learner=learner, logged_out=False).answer["text"] == "identity path"
@@ -213,7 +213,7 @@ def test_answer_again_on_free_question_starts_from_the_previous_answer(
 
     html = learner_client.get("/question/q-10-03/form/", headers=HTMX).content.decode()
 
-    assert ">the residual path</textarea>" in html
+    assert ">\nthe residual path</textarea>" in html
     assert "Your unsent answer was kept" not in html
 
 
@@ -252,7 +252,7 @@ def test_typing_after_login_supersedes_what_was_kept_while_logged_out(
 
     client.post("/question/q-10-03/draft/", {"token": fresh, "text": "newer"}, headers=HTMX)
 
-    assert ">newer</textarea>" in client.get("/phase/10/").content.decode()
+    assert ">\nnewer</textarea>" in client.get("/phase/10/").content.decode()
     assert list(Draft.objects.values_list("logged_out", flat=True)) == [False]
 
 
@@ -270,7 +270,7 @@ def test_answer_again_shows_the_draft_rather_than_the_previous_answer(
 
     html = learner_client.get("/question/q-10-03/form/", headers=HTMX).content.decode()
 
-    assert ">second thoughts</textarea>" in html
+    assert ">\nsecond thoughts</textarea>" in html
 
 
 def test_answer_by_htmx_updates_the_phase_status_and_index_out_of_band(seeds_imported, post_answer):

@@ -100,7 +100,7 @@ def test_a_kept_answer_still_shows_the_instructors_verdict_on_the_last_one(
     html = _text(client.get("/phase/10/"))
     card = question_card(html, "q-10-03")
 
-    assert ">a second try, kept</textarea>" in card
+    assert "> a second try, kept</textarea>" in card
     assert "The answer that stands, graded right: <q>no idea at all</q>" in card
     assert "Marked right by your instructor on " in card and "“<bdi>right idea</bdi>”" in card
 
