@@ -16,10 +16,13 @@ from .selectors import cohort_attempts, cohort_learner_ids
 BOM = "\ufeff"
 
 
-# A formula's first character (and its full-width forms) at the start of the cell or
-# after anything a spreadsheet may split a cell at: a Spanish-locale spreadsheet splits
-# at ";", which Python's csv does not quote, so ";=1+1" would start a cell of its own.
-_FORMULA_START = re.compile(r"(^|[;,\t\r\n])(\s*)([=+\-@|＝＋－＠｜])")
+# A formula's first character (and the forms NFKC reads as it: full-width, small,
+# superscript, subscript) at the start of the cell or after anything a spreadsheet may
+# split a cell at, white space and a byte-order mark aside: a Spanish-locale spreadsheet
+# splits at ";", which Python's csv does not quote, so ";=1+1" would start a cell.
+_FORMULA_START = re.compile(
+    r"(^|[;,\t\r\n])([\s\ufeff]*)([=+\-@|＝＋－＠｜\ufe66\ufe62\ufe63\ufe6b⁼⁺⁻₌₊₋])"
+)
 
 
 def csv_safe(value):

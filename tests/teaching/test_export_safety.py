@@ -14,6 +14,12 @@ from teaching.export import csv_safe
         ("\n=1+1", "\n'=1+1"),
         ("＝1+1", "'＝1+1"),  # full width: some spreadsheets read it as "="
         ("|calc", "'|calc"),
+        # Small, superscript and subscript forms, which NFKC reads as the signs (red
+        # team 16), and a byte-order mark before one.
+        ("\ufe661+1", "'\ufe661+1"),
+        ("⁼1+1", "'⁼1+1"),
+        ("₊1", "'₊1"),
+        ("\ufeff=1+1", "\ufeff'=1+1"),
         # A Spanish-locale spreadsheet splits at ";": no piece may start a formula.
         (";=1+1;", ";'=1+1;"),
         ("the norm; =SUM(A1)", "the norm; '=SUM(A1)"),
