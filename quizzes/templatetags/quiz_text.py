@@ -1,13 +1,12 @@
 """Template tags that show quiz content in the reader's language."""
 
-import math
-
 from django import template
 from django.utils import translation
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
+from portal.numbers import percent_whole
 from quizzes.markup import render_inline
 from quizzes.models import QuestionRevision, localized, localized_now
 from quizzes.texts import RenderedText, revision_texts
@@ -85,4 +84,4 @@ def percent(value: float | None) -> str:
     of round()'s halves to even)."""
     if value is None:
         return "–"
-    return f"{math.floor(value * 100 + 0.5)}%"
+    return f"{percent_whole(share=value)}%"

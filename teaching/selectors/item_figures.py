@@ -11,6 +11,7 @@ from django.db.models import Count
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
+from portal.numbers import percent_whole
 from progress.models import LearnerQuestion
 from quizzes.enums import QuestionKind
 from quizzes.grading import mention_label
@@ -57,7 +58,7 @@ class ItemStats:
             return []
         flags = []
         # Under 20 % as the page shows it, rounded: 19.6 % shows "20%" and is not flagged.
-        if self.facility is not None and self.facility * 100 < FLAG_FACILITY * 100 - 0.5:
+        if self.facility is not None and percent_whole(share=self.facility) < FLAG_FACILITY * 100:
             flags.append(_("low facility"))
         if (self.discrimination is not None and self.discrimination < 0) or (
             self.item_rest is not None and self.item_rest < 0

@@ -48,10 +48,19 @@ def test_one_learner(seeds_imported, settings):
 
 
 @pytest.mark.parametrize(
-    ("share", "shown"), [(0.125, "13%"), (0.195, "20%"), (0.5, "50%"), (None, "–")]
+    ("share", "shown"),
+    [
+        (0.125, "13%"),
+        (0.195, "20%"),
+        (0.5, "50%"),
+        (23 / 40, "58%"),
+        (29 / 200, "15%"),
+        (None, "–"),
+    ],
 )
 def test_a_share_shows_as_a_percentage_rounded_half_up(share, shown):
-    # round() takes halves to the even number: 12.5 % would show "12%".
+    # round() takes halves to the even number: 12.5 % would show "12%". 23 of 40 is
+    # 57.5 %, though 23 / 40 * 100 is 57.49999999999999 as a float.
     from quizzes.templatetags.quiz_text import percent
 
     assert percent(share) == shown

@@ -1,0 +1,10 @@
+"""Figures as the pages show them: shares as whole percentages."""
+
+import math
+
+
+def percent_whole(*, share: float) -> int:
+    """A share (0.125) as a whole percentage, halves rounded up (13, not the 12 of
+    round()'s halves to even). Rounded to 9 places first: 23 / 40 * 100 is
+    57.49999999999999 as a float, and 57.5 % must show "58%"."""
+    return math.floor(round(share * 100, 9) + 0.5)
