@@ -52,7 +52,7 @@ def _recount(*, phase_ids, learner_ids) -> int:
     with transaction.atomic():
         # The standings counted, locked first: an answer that changed one and has yet
         # to move the counts finishes first; else its move would find the row deleted.
-        list(standings.select_for_update().order_by("pk").values_list("pk", flat=True))
+        list(standings.select_for_update(of=("self",)).order_by("pk").values_list("pk"))
         kept.delete()
         written = LearnerPhase.objects.bulk_create(
             [
@@ -91,11 +91,15 @@ def learner_question_rebuild(*, pairs=None) -> int:
     with transaction.atomic():
         # The standings locked before the attempts are read, as an answer locks its
         # standing before it adds to it: an answer stored meanwhile waits, or is read.
-        list(
-            _of_pairs(LearnerQuestion.objects.select_for_update(), pairs)
-            .order_by("pk")
-            .values_list("pk", flat=True)
-        )
+        # All those the recount after it locks, in one go in their order: two overrides
+        # of one learner's phase, each holding only its own, waited for each other there.
+        locked = LearnerQuestion.objects.select_for_update(of=("self",))
+        if pairs is not None:
+            locked = locked.filter(
+                learner_id__in={learner for learner, _ in pairs},
+                question__phase__questions__in={question for _, question in pairs},
+            )
+        list(locked.order_by("pk").values_list("pk", flat=True))
         return _rebuild(pairs)
 
 
