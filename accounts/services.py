@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.conf import settings
@@ -12,6 +14,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from audit.enums import AuditKind
 from audit.services import audit_record
@@ -32,6 +35,33 @@ class LinkUnusable(AppError):
         # Unknown: there is nothing at this address; the others existed once.
         self.status = 404 if reason == "unknown" else 410
         super().__init__(reason)
+
+
+class PasswordChangedMeanwhile(AppError):
+    """The account's password changed since the form checked the old one (another tab)."""
+
+    status = 409
+    default_message = gettext_lazy(
+        "Your password was changed meanwhile (in another tab?): this change was not made."
+    )
+
+
+@contextmanager
+def password_unchanged(*, user) -> Iterator[None]:
+    """A transaction in which `user`'s row is locked and its password is still the one
+    the form checked the old password against: of two changes sent at once with one old
+    password (two tabs), the second raises PasswordChangedMeanwhile and changes nothing."""
+    with transaction.atomic():
+        stored = (
+            get_user_model()
+            .objects.select_for_update()
+            .filter(pk=user.pk)
+            .values_list("password", flat=True)
+            .first()
+        )
+        if stored != user.password:
+            raise PasswordChangedMeanwhile()
+        yield
 
 
 def token_hash(raw: str) -> str:

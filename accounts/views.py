@@ -7,7 +7,7 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse, reverse_lazy
@@ -31,8 +31,10 @@ from .middleware import language_cookie_set
 from .models import Invite, SetupLink
 from .services import (
     LinkUnusable,
+    PasswordChangedMeanwhile,
     invite_redeem,
     link_check,
+    password_unchanged,
     profile_language_set,
     profile_time_zone_set,
     setup_redeem,
@@ -208,26 +210,12 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return super().get_form_kwargs() | {"request": self.request}
 
     def form_valid(self, form):
-        with transaction.atomic():
-            # The account's row locked, its password read again: of two changes sent at
-            # once with one old password (two tabs), the second finds it changed.
-            stored = (
-                get_user_model()
-                .objects.select_for_update()
-                .filter(pk=form.user.pk)
-                .values_list("password", flat=True)
-                .first()
-            )
-            if stored != form.user.password:
-                form.add_error(
-                    None,
-                    _(
-                        "Your password was changed meanwhile (in another tab?): this change "
-                        "was not made."
-                    ),
-                )
-                return self.form_invalid(form)
-            response = super().form_valid(form)
+        try:
+            with password_unchanged(user=form.user):
+                response = super().form_valid(form)
+        except PasswordChangedMeanwhile as refused:
+            form.add_error(None, refused.message)
+            return self.form_invalid(form)
         password_changed_audit(self.request, **self.audit_detail)
         return response
 

@@ -11,7 +11,7 @@ from typing import Any
 from portal.languages import LANGUAGE_CODES
 
 from . import grading
-from .documents import PhaseDoc, Problem, quoted, shortened
+from .documents import PhaseDoc, Problem, QuestionDoc, quoted, shortened
 from .grading.explain import key_explain
 from .grading.numeric import MAX_CHARS, magnitude_readable
 from .grading.text import words
@@ -245,12 +245,12 @@ def example_problems(phase: PhaseDoc) -> list[Problem]:
             answer = _shown(example.answer)
             stated, got = ("right", "wrong") if example.right else ("wrong", "right")
             message = f'example {number} ("{answer}") expected {stated}, graded {got}'
-            message += _graded_why(question, result, example.answer)
+            message += _graded_why(question=question, result=result, answer=example.answer)
             problems.append(Problem(phase.path, example.line, question.code, message))
     return problems
 
 
-def _graded_why(question, result, answer: str) -> str:
+def _graded_why(*, question: QuestionDoc, result: grading.Grade, answer: str) -> str:
     """Why a free example got its grade, so its author knows which line of the key to
     edit: the rejected mention that fired and where, or the mentions found."""
     if question.kind != "free":

@@ -38,7 +38,7 @@ def impact_count(plan: ImportPlan) -> dict[str, tuple[int, int]]:
     }
 
 
-def renamed_to(plan: ImportPlan, retired: list[Question]) -> dict[str, str]:
+def renamed_to(*, plan: ImportPlan, retired: list[Question]) -> dict[str, str]:
     """Retired question's id → an added question's, where both are of one kind with one
     English title: most likely an id renamed, which keeps no history (author walk)."""
     added = {(doc.kind, doc.title.get("en")): doc.code for doc in plan.added}
@@ -151,7 +151,7 @@ class Command(BaseCommand):
                     else "Retired (hidden from learners, attempts kept):"
                 )
             )
-            renamed = renamed_to(plan, retired)
+            renamed = renamed_to(plan=plan, retired=retired)
             for question in retired:
                 line = f"  {question.code}"
                 if question.code in renamed:
