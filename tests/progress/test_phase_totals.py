@@ -17,6 +17,7 @@ from progress.services import learner_phase_recount, learner_question_rebuild
 from quizzes.models import Phase, Question
 from teaching.services import verdict_override
 from tests.factories import UserFactory, answer
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -262,9 +263,6 @@ def test_an_answer_while_an_override_of_its_learner_runs_is_counted(ana_and_bea,
     its latest verdict the one before. Here the override is slowed after its read."""
     import threading
     import time
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
 
     bea = ana_and_bea["bea"]
     first = Attempt.objects.filter(learner=bea).order_by("id").first()
@@ -280,21 +278,13 @@ def test_an_answer_while_an_override_of_its_learner_runs_is_counted(ana_and_bea,
     teacher = UserFactory(username="teach", is_staff=True)
 
     def override():
-        try:
-            verdict_override(attempt=first, correct=True, reason="A is defensible", by=teacher)
-        finally:
-            connection.close()
+        verdict_override(attempt=first, correct=True, reason="A is defensible", by=teacher)
 
     def send():
-        try:
-            assert read.wait(5)
-            answer(bea, "q-10-01", keys=["A"])  # wrong
-        finally:
-            connection.close()
+        assert read.wait(5)
+        answer(bea, "q-10-01", keys=["A"])  # wrong
 
-    with ThreadPoolExecutor(2) as pool:
-        for done in [pool.submit(override), pool.submit(send)]:
-            done.result()
+    at_once(override, send)
 
     standing = LearnerQuestion.objects.get(learner=bea, question__code="q-10-01")
     latest = Attempt.objects.filter(learner=bea, question__code="q-10-01").latest("id")
@@ -314,9 +304,6 @@ def test_an_override_while_another_answer_of_its_learner_moves_the_counts(ana_an
     before the counts. Here the answer is slowed between its two writes."""
     import threading
     import time
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
 
     from portal import sql
     from progress.services import standings
@@ -336,21 +323,10 @@ def test_an_override_while_another_answer_of_its_learner_moves_the_counts(ana_an
     teacher = UserFactory(username="teach", is_staff=True)
 
     def override():
-        try:
-            assert changed.wait(5)
-            verdict_override(attempt=first, correct=True, reason="A is defensible", by=teacher)
-        finally:
-            connection.close()
+        assert changed.wait(5)
+        verdict_override(attempt=first, correct=True, reason="A is defensible", by=teacher)
 
-    def send():
-        try:
-            answer(bea, "q-10-05", keys=["A"])  # wrong, after a right one
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(2) as pool:
-        for done in [pool.submit(override), pool.submit(send)]:
-            done.result()
+    at_once(override, lambda: answer(bea, "q-10-05", keys=["A"]))  # wrong, after a right one
 
     assert kept() == from_scratch() == {**ANSWERED, ("bea", 10): (2, 2, 1, 2)}
     assert copied() == copies_from_scratch()
@@ -366,9 +342,6 @@ def test_a_first_right_answer_while_an_override_of_its_learner_runs(ana_and_bea,
     the answer is slowed after it added to the counts."""
     import threading
     import time
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
 
     from portal import sql
     from progress.services import standings
@@ -389,21 +362,10 @@ def test_a_first_right_answer_while_an_override_of_its_learner_runs(ana_and_bea,
     teacher = UserFactory(username="teach", is_staff=True)
 
     def override():
-        try:
-            assert added.wait(5)
-            verdict_override(attempt=first, correct=True, reason="A is defensible", by=teacher)
-        finally:
-            connection.close()
+        assert added.wait(5)
+        verdict_override(attempt=first, correct=True, reason="A is defensible", by=teacher)
 
-    def send():
-        try:
-            answer(ana, "q-10-04", keys=["B"])  # right, a first try
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(2) as pool:
-        for done in [pool.submit(override), pool.submit(send)]:
-            done.result()
+    at_once(override, lambda: answer(ana, "q-10-04", keys=["B"]))  # right, a first try
 
     counts = from_scratch()
     assert counts[("ana", 10)][0] == 4

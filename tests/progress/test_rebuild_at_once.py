@@ -2,17 +2,17 @@
 
 import contextlib
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.db import connection
 
 from progress.models import Attempt
 from progress.services import recounts
 from teaching.services import verdict_override
 from tests.factories import UserFactory
 from tests.progress.test_phase_totals import ana_and_bea, from_scratch, kept  # noqa: F401
+from tests.threads import at_once
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("ana_and_bea")]
 
@@ -38,15 +38,12 @@ def test_two_overrides_of_one_learner_in_one_phase_at_once_both_record(monkeypat
 
     monkeypatch.setattr(recounts, "_rebuild", slow_rebuild)
 
-    def override(attempt):
-        try:
-            verdict_override(attempt=attempt, correct=False, reason="Not so", by=teacher)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(2) as pool:
-        for done in [pool.submit(override, a) for a in attempts]:
-            done.result()
+    at_once(
+        *(
+            partial(verdict_override, attempt=a, correct=False, reason="Not so", by=teacher)
+            for a in attempts
+        )
+    )
 
     assert all(a.verdict_entry_id() for a in attempts)
     assert kept() == from_scratch()

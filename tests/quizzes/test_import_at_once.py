@@ -1,5 +1,6 @@
 """Two imports of one edit run at once (two deploys, a cron and a hand)."""
 
+from functools import partial
 from io import StringIO
 
 import pytest
@@ -7,6 +8,7 @@ from django.core.management import call_command
 
 from quizzes.loader import load_quiz_set
 from quizzes.models import Question
+from tests.threads import at_once
 
 
 @pytest.mark.django_db(transaction=True)
@@ -19,9 +21,6 @@ def test_two_imports_of_one_edit_at_once_add_one_revision(seed_dir, monkeypatch)
     edit imported. Here two, the first slowed between its read and its write."""
     import threading
     import time
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
 
     from quizzes import services
 
@@ -40,14 +39,8 @@ def test_two_imports_of_one_edit_at_once_add_one_revision(seed_dir, monkeypatch)
 
     monkeypatch.setattr(services, "_changes_describe", slow_describe)
 
-    def run(quiz_set):
-        try:
-            return len(services.quiz_import(quiz_set=quiz_set).changed)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(2) as pool:
-        changed = sorted(pool.map(run, sets))
+    imports = at_once(*(partial(services.quiz_import, quiz_set=quiz_set) for quiz_set in sets))
+    changed = sorted(len(plan.changed) for plan in imports)
 
     assert changed == [0, 1]
     question = Question.objects.get(code="q-10-01")

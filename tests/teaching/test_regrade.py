@@ -1,5 +1,6 @@
 """Regrading after a YAML edit: planned first, recorded as new rows, attempts untouched."""
 
+from functools import partial
 from io import StringIO
 
 import pytest
@@ -18,6 +19,7 @@ from teaching.services import regrade_plan
 from tests.admin_forms import basis
 from tests.factories import CohortFactory, UserFactory, answer
 from tests.seeds import letter_options_again, move_key_from_b_to_a
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -404,9 +406,6 @@ def test_two_regrades_confirmed_at_once_record_each_change_once(edited, monkeypa
     two, the first slowed between its read and its write; the second must wait for it."""
     import threading
     import time
-    from concurrent.futures import ThreadPoolExecutor
-
-    from django.db import connection
 
     from teaching import services
 
@@ -423,14 +422,7 @@ def test_two_regrades_confirmed_at_once_record_each_change_once(edited, monkeypa
 
     monkeypatch.setattr(Regrade.objects, "bulk_create", slow_bulk_create)
 
-    def apply(plan):
-        try:
-            return services.regrade_apply(plan=plan)
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(2) as pool:
-        written = sorted(pool.map(apply, plans))
+    written = sorted(at_once(*(partial(services.regrade_apply, plan=plan) for plan in plans)))
 
     assert written == [0, 2]
     assert Regrade.objects.filter(kind="regrade").count() == 2
