@@ -111,10 +111,10 @@ def _key_problems(question: LineDict, label: str, shown: str) -> list[Problem]:
                 )
                 problems.append(Problem(shown, alternatives[0][1], label, message))
             for alternative, line in alternatives:
-                if not isinstance(alternative, str | int | float) or isinstance(alternative, bool):
-                    continue
+                if not _readable(alternative, longest):
+                    continue  # left to the schema's message
                 text = str(alternative)
-                count = _word_count(text) if len(text) <= longest else 0
+                count = word_count(text)
                 total += count
                 if count > MAX_ALTERNATIVE_WORDS:
                     message = (
@@ -157,7 +157,9 @@ def _function_words() -> frozenset[str]:
 
 
 @lru_cache(maxsize=65536)  # a bank repeats its phrasings ("3σ", "rolling mean")
-def _word_count(text: str) -> int:
+def word_count(text: str) -> int:
+    """An alternative's words as the key limits count them (stop words and symbols too):
+    the importer's count, and the key change page's, which proposes only what imports."""
     return len(words(text))
 
 

@@ -32,10 +32,10 @@ from progress.models import Attempt
 from quizzes.enums import QuestionKind
 from quizzes.grading import grade_free
 from quizzes.grading.cues import not_negations_found
-from quizzes.grading.text import is_symbol, stems, tokenize, words
+from quizzes.grading.text import is_symbol, stems, tokenize
 from quizzes.grading.vocabulary import vocabulary_load
 from quizzes.models import QuestionRevision
-from quizzes.rules import MAX_ALTERNATIVE_WORDS, MAX_KEY_WORDS
+from quizzes.rules import MAX_ALTERNATIVE_WORDS, MAX_KEY_WORDS, word_count
 from quizzes.schema import schema
 
 # Words that join a sentence to the one before ("because the layer norm…"): a phrase
@@ -266,10 +266,10 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
         else candidate_phrases(text=text, covered=covered, prompt=revision.grading_prompt)
     )
     room = MAX_KEY_WORDS - sum(
-        len(words(str(a))) for m in (*expected, *(revision.reject or ())) for a in _listed(m)
+        word_count(str(a)) for m in (*expected, *(revision.reject or ())) for a in _listed(m)
     )
-    candidates = [c for c in candidates if len(words(c)) <= room]
-    while phrase and len(words(phrase)) > room:
+    candidates = [c for c in candidates if word_count(c) <= room]
+    while phrase and word_count(phrase) > room:
         phrase = " ".join(phrase.split()[:-1])
     for mention in result.mentions:
         if mention.status != "missed":
