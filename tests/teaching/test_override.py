@@ -33,6 +33,12 @@ def free_attempt(cohort):
     return answer(cohort.learners.get(), "q-10-03", text="the skip path keeps x as is")
 
 
+def seen_on_drill_down(client, cohort, attempt) -> str:
+    """The verdict entry the learner's drill-down shows its override form over."""
+    page = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{attempt.learner_id}/")
+    return re.search(r'name="seen" value="(\d+)"', page.content.decode()).group(1)
+
+
 def override_url(cohort, attempt):
     return (
         f"/admin/teaching/cohort/{cohort.pk}/results/learner/{attempt.learner_id}"
@@ -140,10 +146,7 @@ def test_an_override_from_a_page_shown_before_another_verdict_records_nothing(
     """Two tabs of the drill-down: the first marks the answer right; the second, shown
     before that, must not replace it unseen with its own verdict and reason."""
     client.force_login(instructor)
-    page = client.get(
-        f"/admin/teaching/cohort/{cohort.pk}/results/learner/{free_attempt.learner_id}/"
-    )
-    seen = re.search(r'name="seen" value="(\d+)"', page.content.decode()).group(1)
+    seen = seen_on_drill_down(client, cohort, free_attempt)
     first = {"verdict": "right", "seen": seen, "reason": "same idea"}
     client.post(override_url(cohort, free_attempt), first)
 
@@ -167,10 +170,7 @@ def test_two_overrides_sent_at_once_from_one_page_record_one(
     written between this one's check and its write; the check under the attempt's lock
     refuses this one."""
     client.force_login(instructor)
-    page = client.get(
-        f"/admin/teaching/cohort/{cohort.pk}/results/learner/{free_attempt.learner_id}/"
-    )
-    seen = re.search(r'name="seen" value="(\d+)"', page.content.decode()).group(1)
+    seen = seen_on_drill_down(client, cohort, free_attempt)
 
     def another_post_first(**kwargs):
         verdict_override(attempt=free_attempt, correct=True, reason="same idea", by=instructor)
