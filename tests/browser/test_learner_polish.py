@@ -202,6 +202,17 @@ def test_switching_language_replaces_a_fragment_left_in_the_form(page, site):
     page.wait_for_url(re.compile(r"/phase/10/#q-10-03$"))
 
 
+def two_wrong_answers(page, site, username: str) -> None:
+    """A new learner who answers q-10-01 and q-10-02 wrong: both come back tomorrow."""
+    create_account(page, site, username)
+    page.goto(site + "/phase/10/")
+    for code in ("q-10-01", "q-10-02"):
+        card = page.locator(f"#{code}")
+        card.locator("input[name=choice]").first.check()
+        card.locator("button[type=submit]").click()
+        card.get_by_role("heading", name="Not quite").wait_for()
+
+
 def test_n_on_the_reviews_page_puts_the_focus_in_the_next_review(page, site):
     """ "Next review" swaps the page's main part: the focus went to the page's body."""
     from datetime import timedelta
@@ -209,13 +220,7 @@ def test_n_on_the_reviews_page_puts_the_focus_in_the_next_review(page, site):
     import time_machine
     from django.utils import timezone
 
-    create_account(page, site, "keys-reviews")
-    page.goto(site + "/phase/10/")
-    for code in ("q-10-01", "q-10-02"):  # both wrong: both come back tomorrow
-        card = page.locator(f"#{code}")
-        card.locator("input[name=choice]").first.check()
-        card.locator("button[type=submit]").click()
-        card.get_by_role("heading", name="Not quite").wait_for()
+    two_wrong_answers(page, site, "keys-reviews")
 
     with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
         page.goto(site + "/reviews/")
@@ -249,13 +254,7 @@ def test_next_review_link_followed_with_enter_puts_the_focus_in_the_next_review(
     import time_machine
     from django.utils import timezone
 
-    create_account(page, site, "link-reviews")
-    page.goto(site + "/phase/10/")
-    for code in ("q-10-01", "q-10-02"):  # both wrong: both come back tomorrow
-        card = page.locator(f"#{code}")
-        card.locator("input[name=choice]").first.check()
-        card.locator("button[type=submit]").click()
-        card.get_by_role("heading", name="Not quite").wait_for()
+    two_wrong_answers(page, site, "link-reviews")
 
     with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
         page.goto(site + "/reviews/")
