@@ -39,6 +39,20 @@ def seen_on_drill_down(client, cohort, attempt) -> str:
     return re.search(r'name="seen" value="(\d+)"', page.content.decode()).group(1)
 
 
+def assert_second_tab_refused(client, cohort, attempt, seen: str) -> None:
+    """A second tab's override, "wrong", sent over `seen` after "right, same idea" was
+    recorded: nothing recorded, the page says why and gives the reason back to copy."""
+    second = client.post(
+        override_url(cohort, attempt),
+        {"verdict": "wrong", "seen": seen, "reason": "second tab"},
+        follow=True,
+    )
+
+    assert "changed since the page was shown: nothing was recorded" in second.content.decode()
+    assert "What you wrote: “second tab”" in second.content.decode()  # to send again
+    assert list(Regrade.objects.values_list("new_correct", "reason")) == [(True, "same idea")]
+
+
 def override_url(cohort, attempt):
     return (
         f"/admin/teaching/cohort/{cohort.pk}/results/learner/{attempt.learner_id}"
@@ -150,15 +164,7 @@ def test_an_override_from_a_page_shown_before_another_verdict_records_nothing(
     first = {"verdict": "right", "seen": seen, "reason": "same idea"}
     client.post(override_url(cohort, free_attempt), first)
 
-    second = client.post(
-        override_url(cohort, free_attempt),
-        {"verdict": "wrong", "seen": seen, "reason": "second tab"},
-        follow=True,
-    )
-
-    assert "changed since the page was shown: nothing was recorded" in second.content.decode()
-    assert "What you wrote: “second tab”" in second.content.decode()  # to send again
-    assert list(Regrade.objects.values_list("new_correct", "reason")) == [(True, "same idea")]
+    assert_second_tab_refused(client, cohort, free_attempt, seen)
 
 
 def test_two_overrides_sent_at_once_from_one_page_record_one(
@@ -178,15 +184,8 @@ def test_two_overrides_sent_at_once_from_one_page_record_one(
 
     monkeypatch.setattr(admin, "verdict_override", another_post_first)
 
-    second = client.post(
-        override_url(cohort, free_attempt),
-        {"verdict": "wrong", "seen": seen, "reason": "second tab"},
-        follow=True,
-    )
+    assert_second_tab_refused(client, cohort, free_attempt, seen)
 
-    assert "changed since the page was shown: nothing was recorded" in second.content.decode()
-    assert "What you wrote: “second tab”" in second.content.decode()  # to send again
-    assert list(Regrade.objects.values_list("new_correct", "reason")) == [(True, "same idea")]
     assert AuditEvent.objects.filter(kind=AuditKind.VERDICT_OVERRIDDEN).count() == 1
 
 
