@@ -67,17 +67,6 @@ class ItemStats:
         return flags
 
     @property
-    def most_missed(self) -> tuple[str, int, float] | None:
-        """The expected mention missed most often (free questions): (label, misses,
-        share); mentions missed as often share the line, their labels joined by "; "."""
-        misses = [m for m in self.miss_rates if m[1]]
-        if not misses:
-            return None
-        most = max(m[1] for m in misses)
-        tied = [m for m in misses if m[1] == most]
-        return "; ".join(m[0] for m in tied), most, tied[0][2]
-
-    @property
     def pick_rates(self) -> list[tuple[str, int, float, bool, float | None]]:
         """(key, picks, share of answers, is correct, point-biserial) per option of the
         current revision."""
@@ -95,9 +84,17 @@ class ItemStats:
         ]
 
     @property
-    def miss_rates(self) -> list[tuple[str, int, float]]:
+    def miss_rates(self) -> list[tuple[str, int, float, bool]]:
+        """(label, misses, share of answers, missed most) per expected mention (free
+        questions). Mentions missed as often as the most missed are all marked; with one
+        mention, or none missed, none is."""
         total = self.free_answers or 1
-        return [(label, n, n / total) for label, n in self.mention_misses]
+        most = max((n for _label, n in self.mention_misses), default=0)
+        several = len(self.mention_misses) > 1
+        return [
+            (label, n, n / total, several and n > 0 and n == most)
+            for label, n in self.mention_misses
+        ]
 
 
 def item_groups(

@@ -153,8 +153,8 @@ def test_item_statistics_leave_out_a_question_an_import_retired(
     assert (phase.learners, phase.questions, round(phase.alpha, 4)) == (5, 4, 0.1905)
 
 
-def test_mentions_missed_as_often_are_named_together():
-    """Two mentions each missed by every answer: naming one hid the other."""
+def test_mentions_missed_as_often_are_marked_together():
+    """Two mentions each missed by every answer: marking one hid the other."""
     from teaching.selectors.item_figures import ItemStats
 
     stats = ItemStats(
@@ -163,5 +163,13 @@ def test_mentions_missed_as_often_are_named_together():
         free_answers=4,
     )
 
-    assert stats.most_missed == ("large gradient; clipping", 4, 1.0)
-    assert ItemStats(question=None).most_missed is None
+    assert stats.miss_rates == [
+        ("identity", 2, 0.5, False),
+        ("large gradient", 4, 1.0, True),
+        ("clipping", 4, 1.0, True),
+    ]
+    # One mention, or none missed: nothing to single out.
+    one = ItemStats(question=None, mention_misses=[("identity", 2)], free_answers=4)
+    assert one.miss_rates == [("identity", 2, 0.5, False)]
+    none = ItemStats(question=None, mention_misses=[("a", 0), ("b", 0)], free_answers=4)
+    assert [most for *_rest, most in none.miss_rates] == [False, False]

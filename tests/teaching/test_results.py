@@ -128,7 +128,30 @@ def test_results_item_analysis(client, instructor, cohort):
     # Named as the feedback names it: a few phrasings in the reader's language.
     assert "missed 50%: identity / unit gain / gain of one / …" in row
     assert "identidad" not in row
-    assert "Most missed" not in row  # one mention: the list says it once
+    assert "most missed" not in row  # one mention: nothing to single out
+
+
+def test_results_mark_the_mention_missed_most_in_its_list(client, instructor, cohort):
+    """q-19-05 has three mentions: the one missed most is marked where the list names it,
+    not repeated on a line of its own."""
+    ana, bea = (cohort.learners.get(username=n) for n in ("ana", "bea"))
+    answer(ana, "q-19-05", text="The embedding row gets a huge gradient.")
+    answer(bea, "q-19-05", text="A huge gradient dominates the norm.")
+    client.force_login(instructor)
+
+    html = results(client, cohort, "?phase=19")
+
+    row = html[html.index(">q-19-05</a>") :]
+
+    missed = re.findall(r"<li>(.*?)</li>", row[: row.index("</ul>")])
+    assert [re.sub(r"<[^>]+>", "", item).split(": ")[0] for item in missed] == [
+        "missed 50%",
+        "missed 0%",
+        "missed 50%",
+    ]
+    marked = [item for item in missed if "(most missed)" in item]
+    assert len(marked) == 2 and all(item.startswith("<strong>") for item in marked)
+    assert "Most missed:" not in row
 
 
 def test_results_question_nobody_answered_says_so_not_zero_rates(client, instructor, cohort):
