@@ -8,6 +8,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from portal.db import WriteOnce
+from portal.moments import moment_text
 from quizzes.models import Phase, Question, QuestionRevision
 
 from .enums import VerdictSource
@@ -94,8 +95,8 @@ class Attempt(WriteOnce):
             )
         ]
 
-    def __str__(self) -> str:
-        return f"{self.learner_id} {self.question_id} {self.created_at:%Y-%m-%d %H:%M}"
+    def __str__(self) -> str:  # the admin's title and links: no ids, the viewer's zone
+        return f"{self.learner} · {self.question} · {moment_text(self.created_at)}"
 
     @property
     def keys(self) -> list[str]:
@@ -270,13 +271,12 @@ class RegradeQuerySet(models.QuerySet):
 class Regrade(WriteOnce):
     """A new verdict on one attempt: a regrade against a newer revision's key, an
     instructor's override, or an instructor's confirmation of a verdict the grader was
-    unsure of (the same verdict, kept as it stood). The attempt's answer and first
-    grade are never changed (its `doubts` follow the grading its verdict stands on);
-    its effective verdict is the newest entry's (verdict_newest), and every
-    page, the standings and the review schedule read that one. This table is in
-    progress, not in the instructors' app that writes it, because the learner's record
-    needs it to know its own verdicts and progress must not import the instructors'
-    app."""
+    unsure of (the same verdict, kept as it stood). The attempt's answer and first grade
+    are never changed (its `doubts` follow the grading its verdict stands on); its
+    effective verdict is the newest entry's (verdict_newest), and every page, the
+    standings and the review schedule read that one. This table is in progress, not in
+    the instructors' app that writes it, because the learner's record needs it to know
+    its own verdicts and progress must not import the instructors' app."""
 
     write_once_message = "Regrade entries are never modified."
 
