@@ -251,9 +251,13 @@ def test_a_phone_header_with_the_badge_is_short_and_tables_stack(
     assert all(image.count("radial-gradient") == 2 for _, image in wraps)  # its edge shadow
 
 
+# A phone, and 200 % zoom of a 1280 px window: one or two columns, where a title cut to
+# "Training Dynamics …" left a learner guessing which phase it was (UX walk 26).
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE, {"width": 640, "height": 450}])
 @pytest.mark.parametrize("language", ["en", "es"])
-def test_home_phase_titles_are_whole_at_1280_px(browser, site, language):
-    page, _errors = learner_page(browser, site, f"wide-{language}", language)
+def test_home_phase_titles_are_whole_at_every_width(browser, site, language, viewport):
+    username = f"wide-{language}-{viewport['width']}"
+    page, _errors = learner_page(browser, site, username, language, viewport=viewport)
 
     page.goto(site + "/")
     cut = page.evaluate(
