@@ -7,7 +7,11 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
 from django.shortcuts import redirect
+from django.template.defaultfilters import linebreaksbr
+from django.utils import translation
 from django.utils.decorators import method_decorator
+from django.utils.html import format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
 
@@ -17,6 +21,7 @@ from audit.models import AuditEvent
 from audit.services import audit_record
 from portal.admin import BoundedIdsAdminMixin, ChangelistInputMixin, ReadOnlyAdminMixin
 from progress.models import Attempt, Regrade
+from quizzes.grading import mention_label
 
 from .scope import CohortScopedAdminMixin, TaughtCohortFilter
 from .to_check import doubt_words
@@ -38,6 +43,29 @@ class AttemptAdmin(
     search_fields = ["learner__username", "question__code"]
     date_hierarchy = "created_at"
     ordering = ["-created_at", "-id"]  # the latest first, as every other list of answers
+    # The answer and what the grader found in words, not the JSON they are stored as.
+    fields = readonly_fields = [
+        "learner",
+        "question",
+        "revision",
+        "created_at",
+        "language",
+        "answer_given",
+        "correct",
+        "score",
+        "partial",
+        "found",
+        "grader_version",
+        "token",
+    ]
+
+    @admin.display(description=_("answer"))
+    def answer_given(self, attempt):
+        return ", ".join(attempt.keys) if attempt.keys else linebreaksbr(attempt.text)
+
+    @admin.display(description=_("what the grader found"))
+    def found(self, attempt):
+        return found_lines(attempt.feedback, attempt.revision)
 
     @admin.display(description=_("revision"))
     def revision_number(self, attempt):
@@ -60,6 +88,24 @@ class RegradeAdmin(
     ]
     list_filter = ["kind"]
     list_select_related = ["attempt__learner", "attempt__question", "by"]
+    fields = readonly_fields = [
+        "attempt",
+        "kind",
+        "revision",
+        "old_correct",
+        "old_score",
+        "new_correct",
+        "new_score",
+        "new_partial",
+        "new_found",
+        "reason",
+        "by",
+        "created_at",
+    ]
+
+    @admin.display(description=_("what the grader found"))
+    def new_found(self, entry):
+        return found_lines(entry.new_feedback, entry.revision or entry.attempt.revision)
 
     @admin.display(description=_("learner"), ordering="attempt__learner__username")
     def learner(self, entry):
@@ -75,6 +121,34 @@ class RegradeAdmin(
             return _("right") if correct else _("wrong")
 
         return f"{word(entry.old_correct)} → {word(entry.new_correct)}"
+
+
+def found_lines(feedback: dict, revision) -> str:
+    """What a grade found (progress.services.attempts.grade_feedback), a line a finding:
+    the mentions found, missed and negated, named as the item analysis names them; the
+    options picked right and wrong and those missed; the reject entries found; why the
+    grader was unsure. A line with nothing to say is left out."""
+    language = (translation.get_language() or "en")[:2]
+    names = [mention_label(alternatives, language) for alternatives in revision.expected]
+    negated = set(feedback.get("negated", []))
+
+    def named(indexes) -> str:
+        return "; ".join(names[i] if i < len(names) else str(i) for i in indexes)
+
+    lines = [
+        (_("found"), named(feedback.get("found", []))),
+        (_("missed"), named(i for i in feedback.get("missed", []) if i not in negated)),
+        (_("read as negated"), named(sorted(negated))),
+        (_("picked, right"), ", ".join(feedback.get("right_picks", []))),
+        (_("picked, wrong"), ", ".join(feedback.get("wrong_picks", []))),
+        (_("not picked, right"), ", ".join(feedback.get("missed_keys", []))),
+        (_("rejected as"), "; ".join(r["alternative"] for r in feedback.get("rejected", []))),
+        (_("unsure"), "; ".join(doubt_words(code) for code in feedback.get("doubts", []))),
+    ]
+    shown = [(label, text) for label, text in lines if text]
+    if not shown:
+        return "–"
+    return format_html_join(mark_safe("<br>"), "{}: {}", shown)
 
 
 class UserCohortFilter(TaughtCohortFilter):

@@ -1,0 +1,73 @@
+"""The admin's attempt and regrade pages show the answer and what the grader found in
+words, not the JSON they are stored as (UX walk 26)."""
+
+import re
+
+import pytest
+
+from accounts.models import Profile
+from teaching.models import Cohort
+from teaching.services import verdict_override
+from tests.factories import UserFactory, answer
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def ana(seeds_imported, instructor):
+    ana = UserFactory(username="ana")
+    cohort = Cohort.objects.create(name="Taught")
+    cohort.instructors.add(instructor)
+    cohort.learners.add(ana)
+    return ana
+
+
+def page(client, instructor, path):
+    client.force_login(instructor)
+    response = client.get(path)
+    assert response.status_code == 200
+    return " ".join(response.content.decode().split())
+
+
+def field(html, label):
+    """The shown value of the admin's read-only field `label`."""
+    [value] = re.findall(rf"<label>{label}:</label> <div class=\"readonly\">(.*?)</div>", html)
+    return value
+
+
+def test_a_free_attempt_names_the_mentions_found_and_missed(client, instructor, ana):
+    attempt = answer(ana, "q-19-05", text="The embedding row gets a huge gradient.\n<b>x</b>")
+
+    html = page(client, instructor, f"/admin/progress/attempt/{attempt.pk}/change/")
+
+    assert field(html, "Answer") == (
+        "The embedding row gets a huge gradient.<br>&lt;b&gt;x&lt;/b&gt;"
+    )
+    found = field(html, "What the grader found").split("<br>")
+    assert found[0].startswith("found: embedding row / ")
+    assert "; large gradient / " in found[0]
+    assert found[1].startswith("missed: dominates / ")
+    assert "right_picks" not in html and "&quot;spans&quot;" not in html
+
+
+def test_a_choice_attempt_names_the_picks(client, instructor, ana):
+    attempt = answer(ana, "q-10-02", keys=["A"])
+
+    html = page(client, instructor, f"/admin/progress/attempt/{attempt.pk}/change/")
+
+    assert field(html, "Answer") == "A"
+    assert field(html, "What the grader found") == "picked, right: A<br>not picked, right: C"
+    assert "missed_keys" not in html
+
+
+def test_a_regrades_page_says_what_its_grading_found_in_spanish(client, instructor, ana):
+    attempt = answer(ana, "q-19-05", text="A huge gradient dominates the norm.")
+    entry = verdict_override(attempt=attempt, correct=False, reason="Vago.", by=instructor)
+
+    Profile.objects.filter(user=instructor).update(language="es")
+
+    html = page(client, instructor, f"/admin/progress/regrade/{entry.pk}/change/")
+
+    found = field(html, "Lo que encontró el corrector").split("<br>")
+    assert found[0].startswith("encontrada: gradiente grande")
+    assert "new_feedback" not in html and "&quot;mentions&quot;" not in html
