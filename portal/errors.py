@@ -8,12 +8,15 @@ the page, or log in), never a second page with its own header and `<main>`.
 from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render, resolve_url
 from django.template import loader
-from django.urls import reverse
+from django.urls import Resolver404, resolve, reverse
+from django.utils import formats
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import requires_csrf_token
+from django_htmx.http import reswap
 
 from .exceptions import AppError
 
@@ -38,7 +41,7 @@ def _page_path(request: HttpRequest) -> str:
 
 
 def _fragment(
-    request: HttpRequest, *, status: int, message: str, kept_text: str = ""
+    request: HttpRequest, *, status: int, message: str, kept_text: str = "", action: str = ""
 ) -> HttpResponse:
     user = getattr(request, "user", None)
     logged_in = bool(user and user.is_authenticated)
@@ -48,7 +51,7 @@ def _fragment(
         login += "?" + urlencode({"next": page})
     context = {"message": message, "reload_url": page or "/", "login_url": login}
     context["kept_text"] = kept_text
-    context["action"] = "reload" if logged_in else "login"
+    context["action"] = action or ("reload" if logged_in else "login")
     return HttpResponse(loader.render_to_string(FRAGMENT, context, request), status=status)
 
 
@@ -105,11 +108,40 @@ def _handler(template: str, status: int, message):
     return view
 
 
-bad_request = _handler(
+_bad_request = _handler(
     "400.html",
     400,
     lambda: _("The portal could not understand that request. Reload the page and try again."),
 )
+
+
+@requires_csrf_token
+def bad_request(request: HttpRequest, exception=None) -> HttpResponse:
+    """A body past DATA_UPLOAD_MAX_MEMORY_SIZE (megabytes pasted into an answer box) is
+    never read, so nothing can keep it: say so, and with htmx put the message above the
+    answer's form instead of in its place, the text still in its box (a reload would
+    lose it). A draft, sent as the learner types, swaps nothing, as its markup says."""
+    if not isinstance(exception, RequestDataTooBig):
+        return _bad_request(request, exception)
+    size = formats.number_format(settings.DATA_UPLOAD_MAX_MEMORY_SIZE / 2**20, 1)
+    message = _(
+        "What you sent is too large (over %(size)s MB): nothing was recorded. Shorten "
+        "what you wrote, in its box on the page, and send it again."
+    ) % {"size": size}
+    if not _is_htmx(request):
+        return problem_response(request, status=413, message=message)
+    response = _fragment(request, status=413, message=message, action="none")
+    return response if _is_draft(request) else reswap(response, "beforebegin")
+
+
+def _is_draft(request: HttpRequest) -> bool:
+    # Refused before the address is resolved (portal.middleware reads the body first).
+    try:
+        return resolve(request.path_info).view_name == "progress:draft"
+    except Resolver404:
+        return False
+
+
 permission_denied = _handler("403.html", 403, lambda: _("Your account cannot open this page."))
 page_not_found = _handler("404.html", 404, lambda: _("There is nothing at this address."))
 _server_error = _handler(

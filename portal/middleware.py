@@ -126,11 +126,11 @@ class UnreadableRequestMiddleware:
             try:
                 body = request.body  # read first, so the form is parsed from it
                 request.POST  # noqa: B018 - parsing is the check
-            except (BadRequest, SuspiciousOperation, LookupError, ValueError):
+            except (BadRequest, SuspiciousOperation, LookupError, ValueError) as error:
                 # LookupError, ValueError: a codec that fails on this body's own bytes
                 # (portal.wsgi refuses the ones that are no text encoding at all).
                 request.POST = QueryDict()  # so the 400 view's CSRF check reads no body
-                return bad_request(request)  # a fragment for htmx, else our page
+                return bad_request(request, error)  # a fragment for htmx, else our page
             if request.POST.get(TO_FIELD_VAR) == "":
                 return bad_request(request)
             if not _is_utf8(body, form=request.content_type == URLENCODED) or (

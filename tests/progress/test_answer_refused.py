@@ -307,3 +307,39 @@ def test_the_answer_pace_is_one_count_whichever_worker_takes_the_answer(
 
     assert post_answer("q-10-03", text="third").status_code == 429
     assert Attempt.objects.count() == 2
+
+
+@pytest.mark.parametrize("endpoint", ["answer", "draft"])
+def test_a_body_past_the_largest_read_says_so_and_leaves_the_box_in_place(
+    seeds_imported, learner_client, phase_token, settings, endpoint
+):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2**20  # 1 MB: a paste of megabytes, smaller
+    data = {"token": phase_token("q-10-03"), "text": "identity " * 130_000}
+
+    response = learner_client.post(
+        f"/question/q-10-03/{endpoint}/", data, headers={"HX-Request": "true"}
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 413
+    assert "What you sent is too large (over 1.0 MB): nothing was recorded." in html
+    assert "Reload the page" not in html  # a reload would lose what is in the box
+    # The answer's card is not swapped away: the message goes above its form; a draft,
+    # sent as the learner types, swaps nothing (its markup says so).
+    assert response.headers.get("HX-Reswap") == ("beforebegin" if endpoint == "answer" else None)
+    assert Attempt.objects.count() == 0
+    assert Draft.objects.count() == 0
+
+
+def test_a_body_past_the_largest_read_without_htmx_is_a_page_saying_so(
+    seeds_imported, post_answer, settings
+):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2**20
+
+    response = post_answer("q-10-03", text="identity " * 130_000, htmx=False)
+
+    assert response.status_code == 413
+    assert "What you sent is too large (over 1.0 MB): nothing was recorded." in (
+        response.content.decode()
+    )
+    assert "<main" in response.content.decode()
