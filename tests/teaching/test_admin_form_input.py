@@ -119,3 +119,25 @@ def test_cohort_name_with_invisible_characters_is_refused(admin_client, name):
     assert response.status_code == 200
     assert "cannot be seen" in response.content.decode()
     assert not Cohort.objects.exists()
+
+
+def test_a_cohort_of_a_thousand_learners_saves_in_the_admin(admin_client):
+    """Its form posts one field per learner: past Django's default of 1,000 fields a
+    request, renaming such a cohort (or adding a learner to it) was a 400."""
+    User = get_user_model()
+    User.objects.bulk_create(User(username=f"learner{n}") for n in range(1_100))
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.learners.set(User.objects.filter(username__startswith="learner"))
+
+    response = admin_client.post(
+        f"/admin/teaching/cohort/{cohort.pk}/change/",
+        {
+            "name": "Spring, all of it",
+            "learners": list(cohort.learners.values_list("pk", flat=True)),
+        },
+    )
+
+    assert response.status_code == 302
+    cohort.refresh_from_db()
+    assert cohort.name == "Spring, all of it"
+    assert cohort.learners.count() == 1_100
