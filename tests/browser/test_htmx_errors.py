@@ -115,3 +115,16 @@ def test_a_refusal_swapped_over_an_element_with_an_empty_style_breaks_no_csp(pag
     card.get_by_role("button", name="Check answer").click()  # empty: a 422, swapped in
 
     card.get_by_text("Write an answer first.").wait_for()
+
+
+def test_an_answer_too_large_to_read_leaves_its_text_in_the_box(page, site, settings):
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2**20  # 1 MB: a paste of megabytes, smaller
+    _open_phase(page, site, "en")
+    text = "identity " * 130_000
+    box = page.locator("#q-10-03-text")
+    box.fill(text)
+
+    page.locator("#q-10-03").get_by_role("button", name="Check answer").click()
+
+    page.get_by_text("What you sent is too large (over 1.0 MB): nothing was recorded.").wait_for()
+    assert box.input_value() == text
