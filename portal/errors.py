@@ -14,6 +14,7 @@ from django.shortcuts import render, resolve_url
 from django.template import loader
 from django.urls import Resolver404, resolve, reverse
 from django.utils import formats
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import requires_csrf_token
 from django_htmx.http import reswap
@@ -37,6 +38,9 @@ def _page_path(request: HttpRequest) -> str:
     if current.netloc and current.netloc != request.get_host():
         return ""
     path = current.path if current.path.startswith("/") else ""
+    # "//host/…" and "/\host/…" are other sites to a browser: no page of ours (red team 17).
+    if not url_has_allowed_host_and_scheme(path, allowed_hosts={request.get_host()}):
+        return ""
     return f"{path}?{current.query}" if path and current.query else path
 
 

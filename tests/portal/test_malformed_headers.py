@@ -50,3 +50,17 @@ def test_admin_form_after_the_session_ended_goes_back_to_the_admin_index(client)
 
     assert response.status_code == 302
     assert response.url.endswith("?next=/admin/")
+
+
+@pytest.mark.parametrize("path", ["//evil.example/x", "/\\evil.example/x", "///evil.example"])
+def test_a_page_address_naming_another_site_is_read_as_no_page(learner_client, client, path):
+    """A browser reads "//host/…" (and "/\\host/…") as another site: the fragment's reload
+    and log-in links must not lead there (red team 17)."""
+    headers = {"HX-Request": "true", "HX-Current-URL": f"http://testserver{path}"}
+
+    missing = learner_client.get("/phase/999/", headers=headers).content.decode()
+    # The refused answer of a logged-out visitor, whose fragment links to the login.
+    logged_out = client.post("/question/q-10-01/answer/", headers=headers).content.decode()
+
+    assert missing.count('href="/"') and "evil.example" not in missing
+    assert "evil.example" not in logged_out
