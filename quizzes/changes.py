@@ -37,7 +37,8 @@ def _keys(options: list[dict]) -> list[str]:
 
 
 def _correct(options: list[dict]) -> str:
-    return ", ".join(o["key"] for o in options or () if o.get("correct")) or _("none")
+    # In key order: an answer is graded by its keys, never by where the options stand.
+    return ", ".join(sorted(o["key"] for o in options or () if o.get("correct"))) or _("none")
 
 
 def options_moved(old: list[dict] | None, new: list[dict] | None) -> list[tuple[str, str]]:
@@ -119,7 +120,7 @@ def key_changed(old: dict[str, Any], new: dict[str, Any]) -> bool:
     return (
         old["kind"] != new["kind"]
         or _correct(old["options"]) != _correct(new["options"])
-        or _keys(old["options"]) != _keys(new["options"])
+        or sorted(_keys(old["options"])) != sorted(_keys(new["options"]))
         or _mentions(old["expected"]) != _mentions(new["expected"])
         or old.get("pass_mentions") != new.get("pass_mentions")
         or _mentions(old.get("reject")) != _mentions(new.get("reject"))
@@ -146,6 +147,9 @@ def content_changes(old: dict[str, Any], new: dict[str, Any], *, wording=True) -
         was, now = _correct(old["options"]), _correct(new["options"])
         lines.append(_("correct: %(old)s → %(new)s") % {"old": was, "new": now})
     moved = options_moved(old["options"], new["options"])
+    if not moved and old_keys != new_keys and sorted(old_keys) == sorted(new_keys):
+        # Shown in another order, each key naming what it named: no answer grades otherwise.
+        lines.append(_("options reordered: %(list)s") % {"list": ", ".join(new_keys)})
     if moved:
         pairs = ", ".join(f"{was} → {now}" for was, now in moved)
         lines.append(

@@ -94,6 +94,11 @@ def options(*keys, correct):
         ),
         (FREE, edited(FREE, examples=[{"answer": "x", "right": False}]), ["examples changed"]),
         (
+            edited(SINGLE, options=options("A", "B", "C", correct="AB")),
+            edited(SINGLE, options=options("C", "B", "A", correct="AB")),
+            ["options reordered: C, B, A"],
+        ),
+        (
             SINGLE,
             edited(FREE),
             [
@@ -114,6 +119,7 @@ def options(*keys, correct):
         "reordered",
         "reject",
         "examples",
+        "options order",
         "kind",
     ],
 )
@@ -129,6 +135,7 @@ def test_content_changes_describe_the_difference(old, new, lines):
         (edited(SINGLE, options=options("A", "B", "C", correct="A")), True),
         (edited(FREE, pass_mentions=2), True),
         (edited(FREE, reject=[["x"]]), True),
+        (edited(SINGLE, options=options("C", "A", "B", correct="B")), False),
     ],
 )
 def test_key_changed_only_when_grading_could_change(new, changed):
