@@ -41,6 +41,9 @@ class ImportPlan:
     retired: list[Question] = field(default_factory=list)
     retired_phases: list[Phase] = field(default_factory=list)  # hidden from learners
     restored_phases: list[Phase] = field(default_factory=list)  # retired, read again: shown
+    # Questions whose id is now in another phase's file: (code, the phase it leaves, the
+    # number it goes to, whether the file of the phase it leaves was read here).
+    moved: list[tuple[str, Phase, int, bool]] = field(default_factory=list)
     dry_run: bool = False
     # For changed questions: the revision they had before this import, and the one they
     # have after it (None in a dry run when a new revision would be written).
@@ -180,6 +183,14 @@ def quiz_import(*, quiz_set: QuizSet, dry_run: bool = False, prune: bool = False
         if prune:
             plan.retired_phases = [p for p in phases if p.number not in read]
         in_files_read = {p.pk for p in phases if p.number in read}
+        phase_by_pk = {p.pk: p for p in every}
+        plan.moved = [
+            (doc.code, was, phase.number, was.number in read)
+            for phase in quiz_set.phases
+            for doc in phase.questions
+            if (question := existing.get(doc.code)) is not None
+            and (was := phase_by_pk[question.phase_id]).number != phase.number
+        ]
         plan.retired = sorted(
             (
                 q

@@ -163,7 +163,10 @@ def test_import_question_moved_to_another_file_keeps_its_identity(seed_dir):
     output = run_import(seed_dir)
 
     question = Question.objects.get(code="q-10-05")
-    assert output.strip() == "added: 0, changed: 0, retired: 0, unchanged: 10"
+    assert output.strip() == (
+        "Moved to another phase (attempts kept):\n  q-10-05: phase 10 → 19\n"
+        "added: 0, changed: 0, retired: 0, unchanged: 10"
+    )
     assert (question.phase.number, question.position) == (19, 6)
     assert question.revisions.count() == 1
 

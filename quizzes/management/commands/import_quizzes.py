@@ -162,6 +162,8 @@ class Command(BaseCommand):
                         f"unanswered; keep the id to keep them)"
                     )
                 self.stdout.write(line)
+        if plan.moved and verbosity >= 1:
+            self.moved_write(plan)
         if verbosity >= 2:
             for heading, items in (
                 ("Added", [d.code for d in plan.added]),
@@ -222,6 +224,20 @@ class Command(BaseCommand):
                 f"Key changed; {when}regrade older attempts with: "
                 f"manage.py regrade {' '.join(plan.key_changed)}"
             )
+
+    def moved_write(self, plan: ImportPlan) -> None:
+        """Questions taken into another phase: the plan's counts do not show them, and
+        an id copied from another phase's file takes that question over (author walk)."""
+        verb = "Would move" if plan.dry_run else "Moved"
+        self.stdout.write(self.style.MIGRATE_HEADING(f"{verb} to another phase (attempts kept):"))
+        for code, was, number, was_read in plan.moved:
+            line = f"  {code}: phase {was.number} → {number}"
+            if not was_read and was.retired_at is None:
+                line += (
+                    f" (not in the files read: if {was.source_file} still has {code}, "
+                    f"the id was copied; give the new question its own id)"
+                )
+            self.stdout.write(line)
 
     def keys_explain(self, questions, *, full: bool) -> list[str]:
         """Warnings about free keys that will not hold (see docs/grading.md), returned
