@@ -158,7 +158,11 @@ def content_changes(old: dict[str, Any], new: dict[str, Any], *, wording=True) -
         )
     lines += _mention_changes(False, old["expected"], new["expected"])
     if old.get("pass_mentions") != new.get("pass_mentions"):
-        was, now = old.get("pass_mentions"), new.get("pass_mentions")
+        # Unset means every mention is needed: say so, not Python's "None".
+        was, now = (
+            _("every mention") if content.get("pass_mentions") is None else content["pass_mentions"]
+            for content in (old, new)
+        )
         lines.append(_("pass_mentions: %(old)s → %(new)s") % {"old": was, "new": now})
     lines += _mention_changes(True, old.get("reject"), new.get("reject"))
     if _numeric(old) != _numeric(new):

@@ -70,7 +70,7 @@ def options(*keys, correct):
             [
                 "mention “identity”: alternatives added: identité",
                 "mentions removed: residual",
-                "pass_mentions: 1 → None",
+                "pass_mentions: 1 → every mention",
             ],
         ),
         (
@@ -105,7 +105,7 @@ def options(*keys, correct):
                 "kind: single → free",
                 "options removed: A; B; C",
                 "mentions added: identity / identidad; residual",
-                "pass_mentions: None → 1",
+                "pass_mentions: every mention → 1",
             ],
         ),
     ],
