@@ -36,9 +36,13 @@ def collect_files(paths: list[Path]) -> tuple[list[Path], list[Problem]]:
                 elif found.is_file():
                     files.append(found)
             # Read by no one: a phase in one would be retired without a word (author walk).
-            for found in sorted(path.glob("*.yml")):
-                message = "quiz files end in .yaml (phase-NN-slug.yaml), not .yml"
-                problems.append(Problem(display_path(found), 1, None, message))
+            # The suffix in any case: glob is case-sensitive here, and an editor on macOS
+            # or Windows may well save phase-20-x.YAML.
+            for found in sorted(path.iterdir()):
+                suffix = found.suffix
+                if suffix.lower() in {".yaml", ".yml"} and suffix != ".yaml":
+                    message = f"quiz files end in .yaml (phase-NN-slug.yaml), not {suffix}"
+                    problems.append(Problem(display_path(found), 1, None, message))
         elif path.is_file():
             files.append(path)
         else:

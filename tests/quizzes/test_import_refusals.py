@@ -130,14 +130,16 @@ def test_import_odd_input_is_refused_with_located_messages(imported, write_quiz,
     assert db_snapshot() == imported
 
 
-def test_import_refuses_a_yml_file_in_the_folder(imported, write_quiz):
-    """An author walk: phase-02-more.yml in the folder was skipped without a word, and
-    with the bank folder or --prune its phase would be retired."""
+@pytest.mark.parametrize("suffix", [".yml", ".YAML", ".Yaml", ".YML"])
+def test_import_refuses_a_yml_file_in_the_folder(imported, write_quiz, suffix):
+    """An author walk: phase-02-more.yml (or .YAML, as an editor on another system may
+    save it) in the folder was skipped without a word, and with the bank folder or
+    --prune its phase would be retired."""
     folder = write_quiz()
-    write_quiz(MINIMAL.replace("phase: 1", "phase: 2"), name="phase-02-more.yml")
+    write_quiz(MINIMAL.replace("phase: 1", "phase: 2"), name=f"phase-02-more{suffix}")
 
     errors = refuse(folder)
 
-    said = "phase-02-more.yml:1: quiz files end in .yaml (phase-NN-slug.yaml), not .yml"
+    said = f"phase-02-more{suffix}:1: quiz files end in .yaml (phase-NN-slug.yaml), not {suffix}"
     assert [e for e in errors if e.endswith(said)], errors
     assert db_snapshot() == imported
