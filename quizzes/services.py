@@ -44,6 +44,9 @@ class ImportPlan:
     # Questions whose id is now in another phase's file: (code, the phase it leaves, the
     # number it goes to, whether the file of the phase it leaves was read here).
     moved: list[tuple[str, Phase, int, bool]] = field(default_factory=list)
+    # Phases read from another file than the one they were last imported from:
+    # (phase, the new file's name). A renamed file, or a new file given a used number.
+    refiled_phases: list[tuple[Phase, str]] = field(default_factory=list)
     dry_run: bool = False
     # For changed questions: the revision they had before this import, and the one they
     # have after it (None in a dry run when a new revision would be written).
@@ -184,6 +187,12 @@ def quiz_import(*, quiz_set: QuizSet, dry_run: bool = False, prune: bool = False
             plan.retired_phases = [p for p in phases if p.number not in read]
         in_files_read = {p.pk for p in phases if p.number in read}
         phase_by_pk = {p.pk: p for p in every}
+        by_number = {p.number: p for p in every}
+        plan.refiled_phases = [
+            (by_number[doc.number], doc.file_name)
+            for doc in quiz_set.phases
+            if doc.number in by_number and by_number[doc.number].source_file != doc.file_name
+        ]
         plan.moved = [
             (doc.code, was, phase.number, was.number in read)
             for phase in quiz_set.phases

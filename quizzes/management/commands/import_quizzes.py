@@ -138,6 +138,20 @@ class Command(BaseCommand):
         impact = impact_count(plan)
         if plan.changed and verbosity >= 1:
             self.changed_write(plan, impact)
+        if plan.refiled_phases and verbosity >= 1:
+            # Its questions missing from the new file are retired above: say why (an
+            # author walk: a copied file given a new slug, its phase number kept).
+            self.stdout.write(
+                self.style.MIGRATE_HEADING(
+                    "Would read phases from another file than before (their questions "
+                    "not in it retire):"
+                    if dry_run
+                    else "Read phases from another file than before (their questions "
+                    "not in it retired):"
+                )
+            )
+            for phase, name in plan.refiled_phases:
+                self.stdout.write(f"  phase {phase.number}: {phase.source_file} → {name}")
         # Named at any verbosity: a question cut from a file by mistake is hidden from
         # learners, and "retired: 1" alone does not say which (UX walk). A retired
         # phase's questions are named by their phase, below.
