@@ -201,3 +201,22 @@ def test_export_mirrors_name_the_real_source_path(tmp_path):
     assert outside[4].startswith(
         f"The canonical questions live in `{elsewhere.resolve()}/phase-90-rich-text.yaml`."
     )
+
+
+def test_export_mirrors_phase_title_of_several_lines_stays_in_its_heading(tmp_path):
+    """A fuzz walk: a phase title written as a block scalar ended the heading at its
+    first line, and a line starting with "#" became a heading of its own."""
+    source = tmp_path / "source"
+    source.mkdir()
+    text = (REPO / "data" / "quizzes" / "phase-19-training-dynamics.yaml").read_text()
+    start = text.index("\ntitle:")
+    end = text.index("\nquestions:")
+    title = "\ntitle:\n  en: |\n    Training\n    # dynamics"
+    (source / "phase-19-training-dynamics.yaml").write_text(
+        text[:start] + title + text[end:], "utf-8"
+    )
+
+    export("--source", source, "--out", tmp_path / "mirrors")
+
+    mirror = (tmp_path / "mirrors" / "phase-19-training-dynamics.md").read_text()
+    assert mirror.splitlines()[2] == "# Phase 19 — Training # dynamics (quiz mirror)"
