@@ -163,9 +163,13 @@ def word_count(text: str) -> int:
     return len(words(text))
 
 
+MAX_TOLERANCE = 10**99
+
+
 def _numeric_problems(question: LineDict, label: str, shown: str) -> list[Problem]:
     """A numeric answer and tolerance are finite (YAML reads .nan and .inf as numbers),
-    and an answer is within the magnitudes a learner can write (1e-99 to 1e99)."""
+    an answer is within the magnitudes a learner can write (1e-99 to 1e99), and an
+    absolute tolerance at most 1e99."""
     problems = []
     for name in ("answer", "tolerance"):
         value = question.get(name)
@@ -182,6 +186,14 @@ def _numeric_problems(question: LineDict, label: str, shown: str) -> list[Proble
             + shortened(str(answer))
         )
         problems.append(Problem(shown, question.line_of("answer"), label, message))
+    tolerance = question.get("tolerance")
+    # An absolute tolerance past the largest answer a learner can write makes every answer
+    # right, and its range is shown in numbers no learner can write (1e+400).
+    absolute = isinstance(tolerance, int) and not isinstance(tolerance, bool)
+    absolute = absolute or (isinstance(tolerance, float) and math.isfinite(tolerance))
+    if absolute and tolerance > MAX_TOLERANCE:
+        message = "'tolerance' must be at most 1e99, not " + shortened(str(tolerance))
+        problems.append(Problem(shown, question.line_of("tolerance"), label, message))
     return problems
 
 

@@ -131,6 +131,18 @@ BAD = {
         38,
         "'answer' must be between 1e-99 and 1e99 (or 0)",
     ),
+    "tolerance past any answer": (
+        "tolerance: 0.05",
+        "tolerance: 1.0e+100",
+        39,
+        "'tolerance' must be at most 1e99, not 1e+100",
+    ),
+    "tolerance an integer past any float": (
+        "tolerance: 0.05",
+        "tolerance: 1" + "0" * 400,
+        39,
+        "'tolerance' must be at most 1e99, not 10000000000",
+    ),
     "example past the magnitudes read": (
         '{answer: "7", right: false}',
         '{answer: "1e400", right: false}',
