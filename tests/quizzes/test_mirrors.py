@@ -220,3 +220,40 @@ def test_export_mirrors_phase_title_of_several_lines_stays_in_its_heading(tmp_pa
 
     mirror = (tmp_path / "mirrors" / "phase-19-training-dynamics.md").read_text()
     assert mirror.splitlines()[2] == "# Phase 19 — Training # dynamics (quiz mirror)"
+
+
+def test_export_mirrors_of_another_folder_keeps_the_bank_mirrors_beside_them(project):
+    """A fuzz walk: `export_mirrors --source scratch/` (an author previewing a new file)
+    removed the bank's committed mirrors from docs/quizzes, "its YAML is gone"."""
+    bank, out = project / "data" / "quizzes", project / "docs" / "quizzes"
+    export("--source", bank, "--out", out)
+    scratch = project / "scratch"
+    scratch.mkdir()
+    text = (REPO / "tests" / "quizzes" / "data" / "phase-90-rich-text.yaml").read_text()
+    (scratch / "phase-90-rich-text.yaml").write_text(text, "utf-8")
+
+    said = export("--source", scratch, "--out", out)
+
+    assert said == "2 of 2 mirrors written.\n"
+    assert sorted(p.name for p in out.iterdir()) == [
+        "phase-10-init-norm-residuals.es.md",
+        "phase-10-init-norm-residuals.md",
+        "phase-19-training-dynamics.es.md",
+        "phase-19-training-dynamics.md",
+        "phase-90-rich-text.es.md",
+        "phase-90-rich-text.md",
+    ]
+
+
+def test_export_mirrors_removes_the_mirrors_whose_yaml_is_gone(project):
+    bank, out = project / "data" / "quizzes", project / "docs" / "quizzes"
+    export("--source", bank, "--out", out)
+    (bank / "phase-10-init-norm-residuals.yaml").unlink()
+
+    said = export("--source", bank, "--out", out)
+
+    assert said == (
+        f"removed {out}/phase-10-init-norm-residuals.es.md (its YAML is gone)\n"
+        f"removed {out}/phase-10-init-norm-residuals.md (its YAML is gone)\n"
+        "0 of 2 mirrors written.\n"
+    )

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from quizzes.loader import load_quiz_set
-from quizzes.mirrors import render_all
+from quizzes.mirrors import mirror_source_exists, render_all
 
 
 class Command(BaseCommand):
@@ -31,8 +31,13 @@ class Command(BaseCommand):
             for problem in quiz_set.problems:
                 self.stderr.write(self.style.ERROR(str(problem)))
             raise CommandError("The quiz files have problems; no mirrors were written.")
-        wanted = render_all(phases=quiz_set.phases, base_dir=Path(settings.BASE_DIR))
-        on_disk = {p.name for p in out.glob("phase-*.md")} if out.is_dir() else set()
+        base_dir = Path(settings.BASE_DIR)
+        wanted = render_all(phases=quiz_set.phases, base_dir=base_dir)
+        on_disk = {
+            p.name
+            for p in (out.glob("phase-*.md") if out.is_dir() else ())
+            if p.name in wanted or not mirror_source_exists(mirror=p, base_dir=base_dir)
+        }
 
         if check:
             stale = sorted(
