@@ -191,7 +191,21 @@ def _variables(data: Any, error: ValidationError, path: list) -> dict[str, Any]:
         else 0,
         "mentions": len(expected) if isinstance(expected, list) else 0,
         "quote_hint": " (put it in quotes)" if isinstance(value, bool | int | float) else "",
+        "exponent_hint": _exponent_hint(value),
     }
+
+
+# YAML 1.1 reads a number only with a signed exponent: 2.4e9 is text, 2.4e+9 a number.
+_UNSIGNED_EXPONENT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)[eE]\d+")
+
+
+def _exponent_hint(value: Any) -> str:
+    """How to write a number YAML read as text for its unsigned exponent; "" otherwise."""
+    if not isinstance(value, str) or not _UNSIGNED_EXPONENT.fullmatch(value.strip()):
+        return ""
+    number = value.strip()
+    at = number.lower().index("e") + 1
+    return f" (YAML reads {number} as text: write {number[:at]}+{number[at:]})"
 
 
 def _template(error: ValidationError) -> str | None:

@@ -97,7 +97,13 @@ BAD = {
         "answer: 3.5",
         "answer: 2.4e9",
         38,
-        "(YAML reads 2.4e9 as text: write 2.4e+9)",
+        "'answer' must be a number, not text (YAML reads 2.4e9 as text: write 2.4e+9)",
+    ),
+    "answer in YAML's unsigned exponent, capital": (
+        "answer: 3.5",
+        "answer: -1E5",
+        38,
+        "(YAML reads -1E5 as text: write -1E+5)",
     ),
     "answer not finite": ("answer: 3.5", "answer: .nan", 38, "'answer' must be a finite number"),
     "no answer": ("    answer: 3.5\n", "", 35, "a numeric question needs an 'answer'"),
@@ -170,6 +176,20 @@ def test_import_bad_numeric_question_refused_with_location(write_quiz, old, new,
     where = f"{Path('set') / 'phase-01-basics.yaml'}:{line}: q-01-04: "
     assert [e for e in errors if where in e and message in e], errors
     assert db_snapshot() == before
+
+
+@pytest.mark.parametrize(
+    ("new", "kind"), [("answer: three and a half", "text"), ("answer: [1]", "a list")]
+)
+def test_import_answer_not_a_number_hints_at_the_exponent_only_where_it_is_one(
+    write_quiz, new, kind
+):
+    """The "write 2.4e+9" hint is for a number YAML read as text, not for any value that
+    is not a number (author walk 27)."""
+    errors = refuse(write_quiz(MINIMAL + NUMERIC.replace("answer: 3.5", new, 1)))
+
+    [error] = [e for e in errors if "'answer'" in e]
+    assert error.endswith(f"q-01-04: 'answer' must be a number, not {kind}")
 
 
 def test_import_answer_on_a_choice_question_refused(write_quiz):
