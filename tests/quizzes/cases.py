@@ -155,6 +155,14 @@ CASES = {
         "option key 'A' is repeated (first on line 10)",
     ),
     "empty text": ("title: {en: Pick B}", "title: {en: ''}", 8, "q-01-01", "'title.en' is empty"),
+    # A zero-width space and a soft hyphen: nothing a reader sees (author walk 27).
+    "invisible text": (
+        "title: {en: Pick B}",
+        'title: {en: "\\u200b\\u00ad "}',
+        8,
+        "q-01-01",
+        "'title.en' is empty",
+    ),
     "no English text": (
         "title: {en: Pick B}",
         "title: {es: Elige B}",
