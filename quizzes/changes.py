@@ -128,6 +128,18 @@ def key_changed(old: dict[str, Any], new: dict[str, Any]) -> bool:
     )
 
 
+def regradable(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Whether an answer given under `old` can be graded against `new`'s key (contents
+    as `revision_content` gives them): the same kind and, for a choice question, the same
+    letters, each still naming the option it named (options lettered again, added or
+    removed would turn a right pick wrong and a wrong one right). `regrade` skips the
+    attempts it cannot grade."""
+    if old["kind"] != new["kind"]:
+        return False
+    same_keys = sorted(_keys(old["options"])) == sorted(_keys(new["options"]))
+    return same_keys and not options_moved(old["options"], new["options"])
+
+
 def _numeric(content: dict[str, Any]) -> tuple:
     """A numeric key's answer and tolerance as graded (the unit is wording: an answer
     is read with it but a changed unit grades no stored answer differently)."""

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from portal.exceptions import AppError
 
-from .changes import content_changes, key_changed, revision_content
+from .changes import content_changes, key_changed, regradable, revision_content
 from .loader import KnownFile, PhaseDoc, QuestionDoc, QuizSet
 from .models import Phase, Question, QuestionRevision
 from .signals import questions_placed
@@ -57,6 +57,9 @@ class ImportPlan:
     # so that older attempts may be graded differently (`manage.py regrade`).
     changes: dict[str, list[str]] = field(default_factory=dict)
     key_changed: list[str] = field(default_factory=list)
+    # Of those, the ones whose attempts a regrade cannot grade against the new key (its
+    # kind changed, or options were added, removed or lettered again): none to suggest.
+    not_regradable: list[str] = field(default_factory=list)
 
     def summary(self) -> str:
         line = (
@@ -233,6 +236,8 @@ def _changes_describe(plan: ImportPlan, existing: dict[str, Question]) -> None:
         plan.changes[doc.code] = content_changes(old, new)
         if key_changed(old, new):
             plan.key_changed.append(doc.code)
+            if not regradable(old, new):
+                plan.not_regradable.append(doc.code)
         plan.next_revision_ids[doc.code] = earlier.get((existing[doc.code].pk, doc.content_hash))
 
 

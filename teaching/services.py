@@ -17,7 +17,7 @@ from progress.enums import INSTRUCTOR_KINDS, VerdictSource
 from progress.models import Attempt, Regrade, provisional_from, verdict_newest
 from progress.services import grade_feedback, graded_text, learner_question_rebuild
 from progress.verdicts import doubts_column
-from quizzes.changes import options_moved
+from quizzes.changes import regradable
 from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import QuestionRevision
@@ -78,14 +78,9 @@ class RegradePlan:
 
 
 def _regradable(old: QuestionRevision, new: QuestionRevision) -> bool:
-    if old.kind != new.kind:
-        return False
-    if new.kind == QuestionKind.FREE:
-        return True
-    # By key: the same letters, each still naming the option it named (options lettered
-    # again would turn a right pick wrong and a wrong one right).
-    same_keys = {o["key"] for o in old.options} == {o["key"] for o in new.options}
-    return same_keys and not options_moved(old.options, new.options)
+    return regradable(
+        {"kind": old.kind, "options": old.options}, {"kind": new.kind, "options": new.options}
+    )
 
 
 def regrade_plan(*, questions, learners=None) -> RegradePlan:

@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 
 from audit.enums import AuditKind
 from audit.models import AuditEvent
-from quizzes.changes import content_changes, key_changed
+from quizzes.changes import content_changes, key_changed, regradable
 from quizzes.models import Question
 
 from .cases import MINIMAL
@@ -146,6 +146,34 @@ def test_key_changed_only_when_grading_could_change(new, changed):
     )
 
     assert key_changed(old, new) is changed
+
+
+LETTERED = [
+    {"key": "A", "text": {"en": "Option B"}, "correct": True},
+    {"key": "B", "text": {"en": "Option A"}, "correct": False},
+    {"key": "C", "text": {"en": "Option C"}, "correct": False},
+]
+
+
+@pytest.mark.parametrize(
+    ("new", "can"),
+    [
+        (edited(SINGLE, options=options("A", "B", "C", correct="A")), True),  # key moved
+        (edited(SINGLE, options=options("C", "B", "A", correct="B")), True),  # reordered
+        (edited(SINGLE, options=LETTERED), False),  # each letter names another option
+        (edited(SINGLE, options=options("A", "B", "C", "D", correct="B")), False),
+        (edited(SINGLE, options=options("A", "B", correct="B")), False),
+        (edited(SINGLE, kind="multi", options=options("A", "B", "C", correct="AB")), False),
+        (FREE, False),
+    ],
+    ids=["key moved", "reordered", "lettered again", "added", "removed", "kind", "to free"],
+)
+def test_regradable_only_where_each_letter_still_names_its_option(new, can):
+    """What `regrade` can grade against the new key, and the import suggests it for."""
+    old = edited(SINGLE, options=options("A", "B", "C", correct="B"))
+
+    assert regradable(old, new) is can
+    assert regradable(FREE, edited(FREE, pass_mentions=2))
 
 
 def run_import(folder, *args) -> str:

@@ -339,3 +339,9 @@ def test_regrade_skips_attempts_at_options_lettered_again(seeds_imported):
     assert "options moved to another key (a regrade skips the attempts): A → B, B → A" in said
     assert "0 attempt(s) change" in out.getvalue() and "2 skipped" in out.getvalue()
     assert Regrade.objects.count() == 0
+    # So the import suggests no regrade that would skip them all (author walk 27).
+    assert "manage.py regrade" not in said
+    assert (
+        "Key changed with nothing to regrade (kind changed, or options added, removed or "
+        "lettered again): q-10-01; their attempts stand as graded"
+    ) in said

@@ -194,7 +194,7 @@ class Command(BaseCommand):
                 via="command",
                 changes=plan.changes,
                 impact={code: list(counts) for code, counts in impact.items()},
-                regrade=plan.key_changed,
+                regrade=[code for code in plan.key_changed if code not in plan.not_regradable],
             )
         if plan.retired_phases and verbosity >= 1:
             verb = "Would retire" if dry_run else "Retired"
@@ -232,11 +232,18 @@ class Command(BaseCommand):
                 )
             for line in plan.changes[doc.code]:
                 self.stdout.write(f"    {line}")
-        if plan.key_changed:
+        to_regrade = [code for code in plan.key_changed if code not in plan.not_regradable]
+        if to_regrade:
             when = "after importing, " if plan.dry_run else ""
             self.stdout.write(
                 f"Key changed; {when}regrade older attempts with: "
-                f"manage.py regrade {' '.join(plan.key_changed)}"
+                f"manage.py regrade {' '.join(to_regrade)}"
+            )
+        if plan.not_regradable:
+            self.stdout.write(
+                f"Key changed with nothing to regrade (kind changed, or options added, "
+                f"removed or lettered again): {', '.join(plan.not_regradable)}; "
+                f"their attempts stand as graded under the revision they answered"
             )
 
     def moved_write(self, plan: ImportPlan) -> None:
