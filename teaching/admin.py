@@ -36,7 +36,7 @@ from quizzes.models import Phase, Question
 from . import admin_questions, admin_records  # noqa: F401
 from .answer_groups import answer_groups
 from .export import BOM, export_rows
-from .forms import VerdictOverrideForm
+from .forms import VerdictOverrideForm, seen_entry
 from .item_analysis import min_learners
 from .key_proposal import key_proposal
 from .memory_admin import CohortMemoryAdminMixin
@@ -280,7 +280,7 @@ class CohortAdmin(
         right comes with a link to the key change it suggests."""
         prefetch_related_objects([attempt], "regrades")  # read by both checks below
         # Another tab (or instructor) recorded a verdict since this form was shown.
-        if (seen := request.POST.get("seen", "")) != str(attempt.verdict_entry_id()):
+        if (seen := seen_entry(request.POST)) != attempt.verdict_entry_id():
             return self._verdict_moved(request, back)
         was_right = attempt.verdict().correct
         form = VerdictOverrideForm(request.POST)
@@ -298,7 +298,7 @@ class CohortAdmin(
                 correct=form.cleaned_data["verdict"] == "right",
                 reason=form.cleaned_data["reason"],
                 by=request.user,
-                seen=int(seen),  # checked again under the lock: posts sent at once
+                seen=seen,  # checked again under the lock: posts sent at once
                 request=request,
             )
         except VerdictMoved:

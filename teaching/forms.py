@@ -18,3 +18,12 @@ class VerdictOverrideForm(forms.Form):
         label=_("Reason (shown to the learner)"),
         max_length=Regrade._meta.get_field("reason").max_length,
     )
+
+
+def seen_entry(post) -> int:
+    """The standing verdict entry a confirm or override form was shown with (its `seen`:
+    `Attempt.verdict_entry_id`, 0 for none), compared under the lock with the one that
+    stands: a verdict recorded since (another tab, another instructor, a regrade) refuses
+    the form. Absent or unreadable, it is -1, which matches no entry."""
+    seen = post.get("seen", "")
+    return int(seen) if seen.isascii() and seen.isdigit() and len(seen) < 19 else -1

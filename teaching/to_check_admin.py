@@ -11,6 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from portal.http import posts_only
 from progress.models import Attempt
 
+from .forms import seen_entry
 from .models import Cohort
 from .services import verdict_confirm
 from .to_check import to_check, to_check_count
@@ -67,9 +68,8 @@ class CohortToCheckAdminMixin:
             return HttpResponseNotAllowed(["POST"])
         back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
         # The standing entry the page showed: a regrade since may have turned the
-        # verdict its button named (absent or unreadable: matches none).
-        seen = request.POST.get("seen", "")
-        seen = int(seen) if seen.isascii() and seen.isdigit() and len(seen) < 19 else -1
+        # verdict its button named.
+        seen = seen_entry(request.POST)
         try:
             entry = verdict_confirm(attempt=attempt, by=request.user, seen=seen, request=request)
         except ValidationError as error:
