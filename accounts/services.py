@@ -31,7 +31,8 @@ class LinkUnusable(AppError):
     """A setup or invite token that is unknown, used or expired."""
 
     def __init__(self, reason: str):
-        self.reason = reason  # "unknown", "used", "expired" or "account_exists"
+        # "unknown", "used", "expired", "account_exists" or "revoked"
+        self.reason = reason
         # Unknown: there is nothing at this address; the others existed once.
         self.status = 404 if reason == "unknown" else 410
         super().__init__(reason)
@@ -85,7 +86,30 @@ def _link_lookup(model: type[OneTimeLink], raw: str) -> OneTimeLink:
         raise LinkUnusable("used")
     if link.expires_at <= timezone.now():
         raise LinkUnusable("expired")
+    if model is Invite and not _inviter_may_still_invite(link):
+        raise LinkUnusable("revoked")
     return link
+
+
+def _inviter_may_still_invite(invite: Invite) -> bool:
+    """Whether the instructor who made `invite` could make it now: an invite is their
+    right to add a learner to their cohort, and it ends with that right (deactivated,
+    no longer staff or an instructor, no longer teaching the cohort, the cohort
+    deleted), not 7 days later. Invites made on the server (`manage.py invite`) name
+    no maker."""
+    inviter = invite.created_by
+    if inviter is None:
+        return True
+    if not inviter.is_active:
+        return False
+    if inviter.is_superuser:
+        return True
+    return (
+        inviter.is_staff
+        and inviter.has_perm("accounts.add_invite")
+        and invite.cohort is not None
+        and invite.cohort.instructors.filter(pk=inviter.pk).exists()
+    )
 
 
 def link_check(*, model: type[OneTimeLink], token: str) -> OneTimeLink:

@@ -7,6 +7,7 @@ from io import StringIO
 import pytest
 import time_machine
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
@@ -302,3 +303,53 @@ def test_an_invite_into_a_cohort_names_it(client):
 
     assert "You are invited to the class “Spring &lt;2027&gt;”." in page
     assert "You are invited to the class" not in plain
+
+
+def revoke_inviter(inviter, cohort, how: str) -> None:
+    if how == "deactivated":
+        User.objects.filter(pk=inviter.pk).update(is_active=False)
+    elif how == "not_staff":
+        User.objects.filter(pk=inviter.pk).update(is_staff=False)
+    elif how == "out_of_the_group":
+        inviter.groups.clear()
+    elif how == "no_longer_teaching":
+        cohort.instructors.remove(inviter)
+    else:  # the cohort deleted: the invite's cohort is set to none
+        cohort.delete()
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["deactivated", "not_staff", "out_of_the_group", "no_longer_teaching", "cohort_deleted"],
+)
+def test_an_invite_ends_when_its_maker_can_no_longer_invite_into_its_cohort(client, how):
+    inviter = UserFactory(username="teacher", is_staff=True)
+    inviter.groups.add(Group.objects.get(name="Instructors"))
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(inviter)
+    _invite, url = invite_create(created_by=inviter, cohort=cohort)
+    revoke_inviter(inviter, cohort, how)
+
+    shown = client.get(link_path(url))
+    posted = client.post(link_path(url), account_form(username="puppet"))
+
+    assert (shown.status_code, posted.status_code) == (410, 410)
+    assert "Whoever made it can no longer invite into this class." in posted.content.decode()
+    assert not User.objects.filter(username="puppet").exists()
+    assert Invite.objects.get().used_at is None
+
+
+def test_an_invite_of_an_instructor_still_teaching_or_of_the_server_works(client):
+    inviter = UserFactory(username="teacher", is_staff=True)
+    inviter.groups.add(Group.objects.get(name="Instructors"))
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(inviter)
+    _mine, mine = invite_create(created_by=inviter, cohort=cohort)
+    _served, served = invite_create(cohort=cohort)
+
+    first = client.post(link_path(mine), account_form(username="grace"))
+    client.logout()
+    second = client.post(link_path(served), account_form(username="ada"))
+
+    assert (first.status_code, second.status_code) == (302, 302)
+    assert sorted(cohort.learners.values_list("username", flat=True)) == ["ada", "grace"]
