@@ -206,21 +206,30 @@ def cache_settings(environ) -> tuple[dict, str]:
         "VERSION": int(environ.get("DJANGO_CACHE_VERSION") or 1),
         "KEY_PREFIX": "portal",
     }
+    # Sessions (SESSION_CACHE_ALIAS) are Django's data, not content the portal renders:
+    # versioned by DJANGO_CACHE_VERSION, a logout on a server of the new version left the
+    # session cached under the old one, alive on the servers not yet deployed (and again
+    # after a rollback) for up to SESSION_COOKIE_AGE (red-team run 18).
+    sessions = common | {"VERSION": 1}
     url = environ.get("REDIS_URL")
     if url:
         # Bounded by the server's maxmemory with an LRU policy (docs/redis.md).
         backend = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
-        return {"default": backend | common}, "django.contrib.sessions.backends.cached_db"
+        caches = {"default": backend | common, "sessions": backend | sessions}
+        return caches, "django.contrib.sessions.backends.cached_db"
     backend = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "portal",
         # Least recently read entries go first (a third at a time) past this many.
         "OPTIONS": {"MAX_ENTRIES": 10_000},
     }
-    return {"default": backend | common}, "django.contrib.sessions.backends.db"
+    # Database sessions read no cache: the alias is there for SESSION_CACHE_ALIAS alone.
+    caches = {"default": backend | common, "sessions": backend | sessions}
+    return caches, "django.contrib.sessions.backends.db"
 
 
 CACHES, SESSION_ENGINE = cache_settings(os.environ)
+SESSION_CACHE_ALIAS = "sessions"
 # Counts that bound a client (answers a minute, a link's refused posts: portal/counters.py)
 # go where every worker sees them: Redis when there is one, else the database, since the
 # embedded cache is each worker's own.

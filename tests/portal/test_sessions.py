@@ -39,16 +39,15 @@ def test_redis_url_selects_the_shared_redis_cache_and_cached_db_sessions():
         {"REDIS_URL": "unix:///tmp/redis.sock?db=1", "DJANGO_CACHE_VERSION": "7"}
     )
 
-    assert caches == {
-        "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
-            "LOCATION": "unix:///tmp/redis.sock?db=1",
-            "TIMEOUT": 30 * 24 * 3600,
-            "VERSION": 7,
-            "KEY_PREFIX": "portal",
-        }
+    redis = {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": "unix:///tmp/redis.sock?db=1",
+        "TIMEOUT": 30 * 24 * 3600,
+        "KEY_PREFIX": "portal",
     }
+    assert caches == {"default": redis | {"VERSION": 7}, "sessions": redis | {"VERSION": 1}}
     assert engine == CACHED_DB
+    assert settings.SESSION_CACHE_ALIAS == "sessions"
 
 
 def _two_workers(user) -> tuple[Client, Client]:
@@ -98,3 +97,34 @@ def test_a_session_cookie_django_could_not_have_made_is_ignored(client, seeds_im
     response = client.get(url, HTTP_COOKIE=cookie)
 
     assert response.status_code in (200, 302)
+
+
+def _server_caches(version: str) -> dict:
+    """An app server's caches with REDIS_URL and DJANGO_CACHE_VERSION=`version`, the
+    shared Redis stood for by one local cache every alias of every version shares."""
+    caches, _engine = cache_settings(
+        {"REDIS_URL": "unix:///unused", "DJANGO_CACHE_VERSION": version}
+    )
+    shared = {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "redis"}
+    return {alias: conf | shared for alias, conf in caches.items()}
+
+
+def test_a_logout_on_a_server_of_a_newer_cache_version_ends_the_session_everywhere():
+    """A deploy that raises DJANGO_CACHE_VERSION reaches one app server before the
+    other: a logout on the new one must end the session on the old one too."""
+    old, new = _server_caches("1"), _server_caches("2")
+    with override_settings(SESSION_ENGINE=CACHED_DB, CACHES=old):
+        first = Client()
+        first.force_login(UserFactory(username="ana"))
+        second = Client()  # the cookie copied: the logout's deletion must not reach it
+        second.cookies[settings.SESSION_COOKIE_NAME] = first.cookies[
+            settings.SESSION_COOKIE_NAME
+        ].value
+        assert second.get("/").status_code == 200  # read, and cached, by the old server
+
+    with override_settings(SESSION_ENGINE=CACHED_DB, CACHES=new):
+        first.post("/logout/")
+    with override_settings(SESSION_ENGINE=CACHED_DB, CACHES=old):
+        response = second.get("/")
+
+    assert (response.status_code, response["Location"]) == (302, "/login/?next=/")
