@@ -231,3 +231,25 @@ def test_a_refused_form_focuses_the_field_in_error(client, changes, focused):
     autofocused = re.findall(r"<input[^>]*\bautofocus\b[^>]*>", html)
     assert len(autofocused) == 1
     assert f'id="{focused}"' in autofocused[0]
+
+
+def test_invite_username_taken_in_another_case_between_the_check_and_the_save_is_refused(
+    client, monkeypatch
+):
+    """Two invites redeemed at the same moment as "ANA" and "ana" (two app servers) both
+    pass the form's check, which ignores case; the database refuses the second."""
+    _invite, url = invite_create()
+    create = services._user_create
+
+    def other_request_first(**fields):
+        UserFactory(username=fields["username"].upper())  # the other request's insert
+        return create(**fields)
+
+    monkeypatch.setattr(services, "_user_create", other_request_first)
+
+    response = client.post(link_path(url), account_form("ana"))
+
+    assert response.status_code == 200
+    assert "A user with that username already exists." in response.content.decode()
+    assert not User.objects.filter(username="ana").exists()
+    assert Invite.objects.get().used_at is None
