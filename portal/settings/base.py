@@ -216,7 +216,7 @@ def cache_settings(environ) -> tuple[dict, str]:
         # Bounded by the server's maxmemory with an LRU policy (docs/redis.md).
         backend = {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": url}
         caches = {"default": backend | common, "sessions": backend | sessions}
-        return caches, "django.contrib.sessions.backends.cached_db"
+        return caches, "portal.sessions"  # Django's cached_db, ended sessions kept ended
     backend = {
         "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
         "LOCATION": "portal",

@@ -6,17 +6,17 @@ import os
 
 import pytest
 from django.conf import settings
-from django.contrib.sessions.backends import cached_db
 from django.contrib.sessions.models import Session
 from django.core.cache import cache
 from django.test import Client, override_settings
 
+from portal.sessions import ENDED, SessionStore
 from portal.settings.base import cache_settings
 from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
-CACHED_DB = "django.contrib.sessions.backends.cached_db"
+CACHED_DB = "portal.sessions"  # Django's cached_db, ended sessions kept ended
 
 
 def test_the_embedded_default_is_a_bounded_local_cache_and_database_sessions():
@@ -69,12 +69,12 @@ def test_logout_ends_the_session_for_every_worker(engine):
         key = first.cookies[settings.SESSION_COOKIE_NAME].value
         assert second.get("/").status_code == 200  # logged in: read (and cached) there too
         if engine == CACHED_DB:
-            assert cache.get(cached_db.SessionStore(key).cache_key) is not None
+            assert cache.get(SessionStore(key).cache_key) is not None
 
         first.post("/logout/")
 
         assert not Session.objects.filter(session_key=key).exists()
-        assert cache.get(cached_db.SessionStore(key).cache_key) is None
+        assert cache.get(SessionStore(key).cache_key) == (ENDED if engine == CACHED_DB else None)
         response = second.get("/")
         assert response.status_code == 302 and response["Location"].startswith("/login/")
 
@@ -128,3 +128,30 @@ def test_a_logout_on_a_server_of_a_newer_cache_version_ends_the_session_everywhe
         response = second.get("/")
 
     assert (response.status_code, response["Location"]) == (302, "/login/?next=/")
+
+
+def test_a_session_read_from_the_table_while_a_logout_ends_it_stays_ended():
+    """A session the cache missed (evicted, Redis flushed) is read from the table on one
+    server while a logout on another deletes the row and the cache entry: the reader's
+    cache write must not bring it back, for every server, for the session's age."""
+    with override_settings(SESSION_ENGINE=CACHED_DB):
+        user = UserFactory(username="ana")
+        first = Client()
+        first.force_login(user)
+        key = first.cookies[settings.SESSION_COOKIE_NAME].value
+        cache.delete(SessionStore(key).cache_key)  # evicted
+        reader = SessionStore(key)
+        decode = reader.decode
+
+        def read_then_logged_out_elsewhere(session_data):
+            first.post("/logout/")  # between the reader's read and its cache write
+            return decode(session_data)
+
+        reader.decode = read_then_logged_out_elsewhere
+        reader.load()
+        second = Client()
+        second.cookies[settings.SESSION_COOKIE_NAME] = key
+        response = second.get("/")
+
+    assert (response.status_code, response["Location"]) == (302, "/login/?next=/")
+    assert not Session.objects.filter(session_key=key).exists()
