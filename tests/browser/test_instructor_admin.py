@@ -12,6 +12,7 @@ from django.contrib.auth.models import Group
 from progress.models import Regrade
 from teaching.models import Cohort
 from tests.factories import PASSWORD, UserFactory, answer
+from tests.seeds import move_key_from_b_to_a
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -130,6 +131,26 @@ def test_override_from_the_drill_down(page, site, cohort, axe_check):
         True,
         "Same idea as the key, in other words",
     )
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_key_changes_question_link_is_underlined_not_only_coloured(
+    page, site, seed_dir, cohort, axe_check, language
+):
+    """The question's link sits in its row's text: told apart by colour alone (2.6:1
+    against the text) it fails WCAG 1.4.1, as axe's link-in-text-block says."""
+    instructor = teacher(cohort, language)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    answer(ana, "q-10-01", keys=["B"])
+    move_key_from_b_to_a(seed_dir)
+
+    log_in(page, site, instructor.username)
+    page.goto(site + "/admin/quizzes/question/key-changes/")
+
+    link = page.locator("table.key-changes tbody th").get_by_role("link", name="q-10-01")
+    assert "underline" in link.evaluate("a => getComputedStyle(a).textDecorationLine")
+    axe_check(page, f"key changes {language}", exclude=(".breadcrumbs",))
 
 
 def test_invite_link_copy_button(page, site, cohort):
