@@ -111,8 +111,9 @@ def _number(value: Decimal) -> str:
 @register.simple_tag
 def value_bars(numeric) -> dict:
     """Geometry of a numeric question's histogram of values given (NumericAnswers):
-    {"width", "bars": [{x, y, h, n, fill, label}], "from", "to" and where they go}.
-    Bars holding right values are green; each bar's label says the values it counts,
+    {"width", "bars": [{x, y, h, n, fill, right, mark_x, mark_y, label}], "from", "to" and
+    where they go}. Bars holding right values are green and marked ✓ over their top;
+    each bar's label says the values it counts,
     in the viewer's number format."""
     bins = numeric.bins()
     top = max((b.answers for b in bins), default=0) or 1
@@ -132,6 +133,11 @@ def value_bars(numeric) -> dict:
                 "h": h,
                 "n": b.answers,
                 "fill": RIGHT_FILL if b.right else WRONG_FILL,
+                # Green and the blue are alike without hue: a check mark over the bar
+                # says it too, as ✓ marks the right options beside it.
+                "right": b.right,
+                "mark_x": index * VALUE_STEP + VALUE_BAR // 2,
+                "mark_y": VALUE_BASE - h - 1,
                 "label": label,
             }
         )

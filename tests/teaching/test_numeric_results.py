@@ -1,6 +1,7 @@
 """A numeric question for instructors: the values given (histogram, common wrong
 values) in the item analysis, and regrades when its answer or tolerance changes."""
 
+import re
 from decimal import Decimal
 from io import StringIO
 from pathlib import Path
@@ -66,6 +67,26 @@ def test_results_numeric_question_shows_values_histogram_and_common_wrong_values
         'Most common wrong values:</p> <ul class="plain wrong-values">'
         "<li>7 GB: 3 (38%)</li><li>28 GB: 1 (13%)</li><li>14000000000 GB: 1 (13%)</li></ul>"
     ) in row
+
+
+def test_results_histogram_marks_right_values_by_more_than_their_colour(client, instructor, cohort):
+    """Green and the wrong bars' blue are 1.02:1 apart in luminance: without hue (colour
+    blindness, a greyscale print) only the check mark over a bar says it holds right
+    values (WCAG 1.4.1)."""
+    client.force_login(instructor)
+
+    response = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/?phase=91")
+
+    html = " ".join(response.content.decode().split())
+    row = html[html.index(">q-91-01</a>") : html.index(">q-91-02</a>")]
+    svg = row[row.index('<svg class="values"') : row.index("</svg>")]
+    # The right range (14 ± 8 %) covers two bins, the first empty: marked all the same.
+    assert re.findall(r'<text class="right-mark"[^>]*>([^<]*)</text>', svg) == ["✓", "✓"]
+    assert (
+        '<rect x="57" y="8" width="16" height="44" fill="#1a7f37">'
+        "<title>13.3 – 15.4: 3</title></rect>"
+        '<text class="right-mark" x="65" y="7" font-size="8" text-anchor="middle">✓</text>'
+    ) in svg
 
 
 def test_numeric_answers_bins_put_far_values_in_end_bins():
