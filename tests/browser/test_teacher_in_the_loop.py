@@ -163,3 +163,32 @@ def test_override_to_right_leads_to_the_key_change(page, site, axe_check, langua
     counts = rows.first.get_by_role("cell")
     assert counts.nth(3).inner_text() == "2"  # ana's and bea's answers turn right
     axe_check(page, f"key change {language}")
+
+
+@pytest.mark.parametrize(("scheme", "theme"), [("dark", None), ("light", "dark")])
+def test_to_check_marks_read_on_the_admins_dark_theme(browser, site, axe_check, scheme, theme):
+    """The admin follows the system's dark scheme (or its toggle): a found mention's
+    green, made for a white page, was 3.65:1 on its near-black one."""
+    from tests.factories import answer
+
+    importlib.import_module("teaching.migrations.0002_instructors_group").create_group(apps, None)
+    cohort = Cohort.objects.create(name="Spring")
+    teacher = UserFactory(username="teach", is_staff=True)
+    teacher.groups.add(Group.objects.get(name="Instructors"))
+    cohort.instructors.add(teacher)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    answer(ana, "q-10-03", text="The residual keeps an identty path.")
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme)
+    if theme:  # chosen with the admin's toggle, whatever the system says
+        context.add_init_script(f"localStorage.setItem('theme', '{theme}')")
+    page = context.new_page()
+    page.set_default_timeout(10_000)
+
+    log_in(page, site + "/admin/login/", "teach")
+    page.goto(f"{site}/admin/teaching/cohort/{cohort.pk}/to-check/")
+
+    axe_check(page, f"to check, dark theme ({scheme} system, theme {theme})")
+    found = page.locator("table.to-check li.found").first
+    assert found.evaluate("li => getComputedStyle(li).color") == "rgb(129, 199, 132)"
+    context.close()
