@@ -41,7 +41,7 @@ from .item_analysis import min_learners
 from .key_proposal import key_proposal
 from .memory_admin import CohortMemoryAdminMixin
 from .models import Cohort
-from .scope import HiddenObjectAdminMixin
+from .scope import HiddenObjectAdminMixin, learners_taught
 from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts, learners_counted
 from .services import VerdictMoved, verdict_override
 from .to_check import to_check_counted
@@ -205,7 +205,7 @@ class CohortAdmin(
 
     def learner_view(self, request, pk, learner_id):
         cohort = self._cohort(request, pk)
-        learner = get_object_or_404(cohort.learners.all(), pk=learner_id)
+        learner = get_object_or_404(cohort.learners.filter(is_staff=False), pk=learner_id)
         title = _("%(learner)s in %(cohort)s") % {
             "learner": learner.get_username(),
             "cohort": cohort.name,
@@ -369,12 +369,7 @@ class CohortAdmin(
         attempt = self._cohort_attempt(request, cohort, attempt_id)
         if not attempt.revision.is_free:
             raise Http404
-        learner_ids = None
-        if not request.user.is_superuser:
-            learner_ids = Cohort.learners.through.objects.filter(
-                cohort__in=Cohort.objects.taught_by(request.user), user__is_staff=False
-            ).values("user_id")
-        proposal = key_proposal(attempt=attempt, learner_ids=learner_ids)
+        proposal = key_proposal(attempt=attempt, learner_ids=learners_taught(request.user))
         if proposal is None:
             raise Http404
         title = _("Key change for %(question)s") % {"question": attempt.question.code}

@@ -19,6 +19,7 @@ from quizzes.models import Question
 from .impact import key_changes
 from .models import Cohort
 from .scope import learners_taught
+from .selectors import learners_counted
 from .services import grader_regrade_plan, regrade_apply, regrade_plan
 
 
@@ -158,7 +159,7 @@ def _cohorts_taught(user) -> list[tuple[str, int]] | None:
         return None
     return list(
         Cohort.objects.taught_by(user)
-        .annotate(n=Count("learners"))
+        .annotate(n=learners_counted())  # staff left out, as the regrade leaves them
         .order_by("name")
         .values_list("name", "n")
     )

@@ -26,12 +26,15 @@ def users_in_scope(user):
 
 def learners_taught(user):
     """Ids of the learners whose attempts a regrade by `user` may touch: the members of
-    the cohorts they teach, as a subquery; None (everyone) for a superuser."""
+    the cohorts they teach, as a subquery; None (everyone) for a superuser. Staff among
+    them are left out, as of every page they see: a learner promoted to teach another
+    cohort, still listed, had her verdicts rewritten by a regrade that counted her on
+    no page (red team 19)."""
     if user.is_superuser:
         return None
-    return Cohort.learners.through.objects.filter(cohort__in=Cohort.objects.taught_by(user)).values(
-        "user_id"
-    )
+    return Cohort.learners.through.objects.filter(
+        cohort__in=Cohort.objects.taught_by(user), user__is_staff=False
+    ).values("user_id")
 
 
 class HiddenObjectAdminMixin:

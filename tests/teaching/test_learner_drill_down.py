@@ -88,3 +88,19 @@ def test_each_attempt_row_is_named_by_its_question(client, seeds_imported, instr
     title = "Why is bf16 preferred over fp16 for training?"
     assert f'<th scope="row">q-10-01 · <span class="quiet">{title}</span></th>' in row
     assert "Override…" in row
+
+
+def test_a_staff_account_among_the_learners_has_no_drill_down(client, seeds_imported, instructor):
+    """Another instructor still listed among the learners: no figure counts her, and her
+    page named her in the cohort, attempts left out (red team 19)."""
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    colleague = UserFactory(username="colleague", is_staff=True)
+    cohort.learners.add(colleague)
+    answer(colleague, "q-10-01", keys=["A"])
+    client.force_login(instructor)
+
+    response = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{colleague.pk}/")
+
+    assert response.status_code == 404
+    assert "colleague" not in response.content.decode()

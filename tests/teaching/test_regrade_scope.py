@@ -13,6 +13,7 @@ from audit.models import AuditEvent
 from progress.models import Regrade
 from quizzes.models import Question
 from teaching.impact import key_changes
+from teaching.models import Cohort
 from teaching.scope import learners_taught
 from teaching.services import regrade_plan
 from tests.admin_forms import basis
@@ -122,3 +123,30 @@ def test_key_changes_page_drops_a_question_once_regraded(client, two_cohorts, la
     html = client.get("/admin/quizzes/question/key-changes/").content.decode()
     assert listed_before is True
     assert ">q-10-01</a>" not in html
+
+
+def test_an_instructors_regrade_leaves_a_staff_account_among_their_learners_alone(
+    client, two_cohorts
+):
+    """Ana, promoted to teach cohort B, is still listed among A's learners: A's pages
+    count her nowhere (staff), so A's instructor may not rewrite her verdicts either."""
+    ana = two_cohorts["ana"]
+    ana.is_staff = True
+    ana.save(update_fields=["is_staff"])
+    Cohort.objects.get(name="B").instructors.add(ana)
+    client.force_login(two_cohorts["teach"])
+    question = Question.objects.get(code="q-10-01")
+    data = {"action": "regrade", "_selected_action": [question.pk]}
+
+    changes_html = client.get("/admin/quizzes/question/key-changes/").content.decode()
+    revisions = client.get(f"/admin/quizzes/question/{question.pk}/change/")
+    confirm = client.post("/admin/quizzes/question/", data)
+    client.post("/admin/quizzes/question/", data | {"confirm": "yes", "basis": basis(confirm)})
+
+    confirm_html = " ".join(confirm.content.decode().split())
+    revisions_html = " ".join(revisions.content.decode().split())
+    assert ">q-10-01</a>" not in changes_html
+    assert revisions_html.count('<td class="field-attempt_count"> <p>0</p> </td>') == 2
+    assert "It touches only the learners of the cohorts you teach: A (0 learners)." in confirm_html
+    assert "1 attempt goes from right to wrong" not in confirm_html
+    assert Regrade.objects.count() == 0
