@@ -1,7 +1,6 @@
 """Admin for invites (instructors create them here) and profiles."""
 
 from django.contrib import admin, messages
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
@@ -52,10 +51,10 @@ class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
         queryset = super().get_queryset(request)
         if request.user.is_superuser:
             return queryset
-        # Their own invites, and those into the cohorts they teach: no other cohort's.
-        return queryset.filter(
-            Q(created_by=request.user) | Q(cohort__in=Cohort.objects.taught_by(request.user))
-        )
+        # Those into the cohorts they teach, whoever made them. Not their own into a
+        # cohort they have left (or one deleted since): those named the cohort and the
+        # learners who used them, nothing else of which they may see (red team 19).
+        return queryset.filter(cohort__in=Cohort.objects.taught_by(request.user))
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         # An instructor invites into the cohorts they teach, not into anyone's, and into

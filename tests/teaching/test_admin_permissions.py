@@ -5,7 +5,7 @@ import pytest
 from django.contrib.auth.models import Group
 
 from accounts.models import Invite
-from accounts.services import invite_create
+from accounts.services import invite_create, invite_redeem
 from audit.enums import AuditKind
 from audit.models import AuditEvent
 from progress.models import Attempt
@@ -249,3 +249,26 @@ def test_the_attempts_list_shows_the_latest_first(client, instructor, attempt):
     assert html.index(f"/admin/progress/attempt/{later.pk}/") < html.index(
         f"/admin/progress/attempt/{attempt.pk}/"
     )
+
+
+def test_an_instructor_no_longer_teaching_a_cohort_sees_none_of_its_invites(client, instructor):
+    """Their own invites into a cohort they have left named its learners (who used them)
+    and the cohort, in a list that shows nothing else of it (red team 19)."""
+    mine = Cohort.objects.create(name="Mine")
+    left = Cohort.objects.create(name="Left")
+    mine.instructors.add(instructor)
+    left.instructors.add(instructor)
+    invite, url = invite_create(created_by=instructor, note="for the left", cohort=left)
+    invite_redeem(
+        token=url.rstrip("/").rsplit("/", 1)[1], username="lee", password=PASSWORD, language="en"
+    )
+    left.instructors.remove(instructor)
+    client.force_login(instructor)
+
+    listed = client.get("/admin/accounts/invite/").content.decode()
+    page = client.get(f"/admin/accounts/invite/{invite.pk}/change/")
+
+    assert "for the left" not in listed
+    assert "lee" not in listed
+    assert ">Left<" not in listed
+    assert page.status_code == 404
