@@ -195,17 +195,23 @@ def _variables(data: Any, error: ValidationError, path: list) -> dict[str, Any]:
     }
 
 
-# YAML 1.1 reads a number only with a signed exponent: 2.4e9 is text, 2.4e+9 a number.
-_UNSIGNED_EXPONENT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)[eE]\d+")
+# YAML 1.1 (PyYAML) reads an exponent's number only with a point and a signed exponent:
+# 2.4e9, 1e+5 and -.5e+9 are text; 2.4e+9, 1.0e+5 and -0.5e+9 numbers.
+_EXPONENT_NUMBER = re.compile(r"([+-]?)(\d+\.?\d*|\.\d+)([eE])([+-]?)(\d+)")
 
 
 def _exponent_hint(value: Any) -> str:
-    """How to write a number YAML read as text for its unsigned exponent; "" otherwise."""
-    if not isinstance(value, str) or not _UNSIGNED_EXPONENT.fullmatch(value.strip()):
+    """How to write a number YAML read as text for its exponent; "" otherwise."""
+    match = _EXPONENT_NUMBER.fullmatch(value.strip()) if isinstance(value, str) else None
+    if match is None:
         return ""
+    sign, mantissa, e, exponent_sign, exponent = match.groups()
+    mantissa = mantissa if "." in mantissa else mantissa + ".0"
+    mantissa = "0" + mantissa if mantissa.startswith(".") else mantissa
+    written = f"{sign}{mantissa}{e}{exponent_sign or '+'}{exponent}"
     number = value.strip()
-    at = number.lower().index("e") + 1
-    return f" (YAML reads {number} as text: write {number[:at]}+{number[at:]})"
+    # Quoted, a number YAML would read is text too: the quotes are the problem there.
+    return "" if written == number else f" (YAML reads {number} as text: write {written})"
 
 
 def _template(error: ValidationError) -> str | None:

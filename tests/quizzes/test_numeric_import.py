@@ -14,7 +14,8 @@ from django.core.management import call_command
 
 from quizzes.changes import content_changes, key_changed
 from quizzes.models import Question
-from quizzes.schema import SCHEMA_PATH
+from quizzes.schema import SCHEMA_PATH, _exponent_hint
+from quizzes.yaml_reader import read_document
 
 from .cases import MINIMAL, db_snapshot, refuse
 
@@ -103,7 +104,13 @@ BAD = {
         "answer: 3.5",
         "answer: -1E5",
         38,
-        "(YAML reads -1E5 as text: write -1E+5)",
+        "(YAML reads -1E5 as text: write -1.0E+5)",
+    ),
+    "answer with YAML's exponent but no point": (
+        "answer: 3.5",
+        "answer: 1e+5",
+        38,
+        "'answer' must be a number, not text (YAML reads 1e+5 as text: write 1.0e+5)",
     ),
     "answer not finite": ("answer: 3.5", "answer: .nan", 38, "'answer' must be a finite number"),
     "no answer": ("    answer: 3.5\n", "", 35, "a numeric question needs an 'answer'"),
@@ -250,3 +257,15 @@ def test_every_reason_a_number_is_refused_has_words_for_the_importer():
     reasons = set(re.findall(r'NumberRefused\("(\w+)"', source))
 
     assert reasons and reasons <= set(NUMBER_REFUSALS)
+
+
+@pytest.mark.parametrize("text", ["2.4e9", "-1E5", "1e+5", "+3e-2", ".5e9", "-.5e+9", "7.e3"])
+def test_import_exponent_hint_names_a_number_yaml_reads_as_one(text):
+    """The number the hint says to write is one YAML reads as that number: PyYAML's
+    float needs a point and a signed exponent, so "-1E+5" is text too."""
+    [written] = re.findall(r"write (\S+)\)", _exponent_hint(text))
+
+    data, _line, problem = read_document(f"answer: {written}\n".encode())
+
+    assert problem is None
+    assert data["answer"] == float(text)
