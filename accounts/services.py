@@ -192,6 +192,15 @@ def invite_redeem(*, token: str, username: str, password: str, language: str, re
     return user
 
 
+def invites_of_maker_end(*, maker) -> int:
+    """End the unused invites `maker` made, as their account is deleted: the invites'
+    maker is then set to none, which reads as an invite made on the server, valid for
+    7 days whoever made it (`_inviter_may_still_invite`)."""
+    now = timezone.now()
+    unused = Invite.objects.filter(created_by=maker, used_at__isnull=True, expires_at__gt=now)
+    return unused.update(expires_at=now)
+
+
 def setup_links_void() -> int:
     """Mark every unused setup link used: once any account exists, none may make another
     superuser. Called whenever an account is created (signals.py)."""

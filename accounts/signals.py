@@ -1,12 +1,12 @@
 """Audit and language hooks on Django's authentication signals; setup links voided
-when an account is created."""
+when an account is created, a maker's invites ended when theirs is deleted."""
 
 import hashlib
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
-from django.db.models.signals import post_save
+from django.db.models.signals import post_save, pre_delete
 from django.dispatch import receiver
 from django.utils import timezone
 
@@ -15,7 +15,7 @@ from audit.services import audit_record, client_ip
 from portal.counters import count_up
 
 from .models import Profile
-from .services import login_key, setup_links_void
+from .services import invites_of_maker_end, login_key, setup_links_void
 from .throttle import ANY_ACCOUNT
 from .time_zones import SESSION_TIME_ZONE
 
@@ -78,3 +78,10 @@ def on_account_created(sender, instance, created, **kwargs):
     not make a second superuser."""
     if created:
         setup_links_void()
+
+
+@receiver(pre_delete, sender=settings.AUTH_USER_MODEL)
+def on_account_deleted(sender, instance, **kwargs):
+    """An invite ends with its maker's right to invite (accounts.services), and a
+    deleted account has none; after the delete the invite no longer says who made it."""
+    invites_of_maker_end(maker=instance)

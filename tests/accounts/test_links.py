@@ -353,3 +353,21 @@ def test_an_invite_of_an_instructor_still_teaching_or_of_the_server_works(client
 
     assert (first.status_code, second.status_code) == (302, 302)
     assert sorted(cohort.learners.values_list("username", flat=True)) == ["ada", "grace"]
+
+
+def test_an_invite_ends_when_its_maker_is_deleted(client):
+    """Deleting the maker's account sets the invite's maker to none, which is how an
+    invite made on the server (`manage.py invite`) reads: it must not come back to life."""
+    inviter = UserFactory(username="teacher", is_staff=True)
+    inviter.groups.add(Group.objects.get(name="Instructors"))
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(inviter)
+    _invite, url = invite_create(created_by=inviter, cohort=cohort)
+    inviter.delete()
+
+    shown = client.get(link_path(url))
+    posted = client.post(link_path(url), account_form(username="puppet"))
+
+    assert (shown.status_code, posted.status_code) == (410, 410)
+    assert not User.objects.filter(username="puppet").exists()
+    assert cohort.learners.count() == 0
