@@ -8,7 +8,7 @@ the page, or log in), never a second page with its own header and `<main>`.
 from urllib.parse import urlencode, urlsplit
 
 from django.conf import settings
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import DisallowedHost, RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render, resolve_url
 from django.template import loader
@@ -35,11 +35,15 @@ def _page_path(request: HttpRequest) -> str:
         current = urlsplit(request.headers.get("HX-Current-URL", ""))
     except ValueError:  # a header no browser sends ("http://["): no page to reload
         return ""
-    if current.netloc and current.netloc != request.get_host():
+    try:
+        host = request.get_host()
+    except DisallowedHost:  # the 400 for a Host not served: no page of ours to name
+        return ""
+    if current.netloc and current.netloc != host:
         return ""
     path = current.path if current.path.startswith("/") else ""
     # "//host/…" and "/\host/…" are other sites to a browser: no page of ours (red team 17).
-    if not url_has_allowed_host_and_scheme(path, allowed_hosts={request.get_host()}):
+    if not url_has_allowed_host_and_scheme(path, allowed_hosts={host}):
         return ""
     return f"{path}?{current.query}" if path and current.query else path
 

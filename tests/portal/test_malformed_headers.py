@@ -64,3 +64,18 @@ def test_a_page_address_naming_another_site_is_read_as_no_page(learner_client, c
 
     assert missing.count('href="/"') and "evil.example" not in missing
     assert "evil.example" not in logged_out
+
+
+@pytest.mark.parametrize("current", [None, "/phase/10/", "http://evil.example/x"])
+def test_htmx_request_for_a_host_not_served_is_a_400_fragment(client, current):
+    """A Host outside ALLOWED_HOSTS (a scanner, a proxy misconfigured) is a 400; reading
+    the page address against that host made the 400 view fail, and the 500 view after
+    it: the server's own bare error, not ours."""
+    headers = {"HX-Request": "true"} | ({"HX-Current-URL": current} if current else {})
+
+    response = client.get("/", headers=headers, HTTP_HOST="not-served.example")
+
+    html = response.content.decode()
+    assert response.status_code == 400
+    assert "The portal could not understand that request." in html
+    assert "<html" not in html and "evil.example" not in html
