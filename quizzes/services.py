@@ -239,6 +239,23 @@ def _changes_describe(plan: ImportPlan, existing: dict[str, Question]) -> None:
             if not regradable(old, new):
                 plan.not_regradable.append(doc.code)
         plan.next_revision_ids[doc.code] = earlier.get((existing[doc.code].pk, doc.content_hash))
+    if plan.not_regradable:
+        _earlier_regradable_drop(plan, existing, revisions)
+
+
+def _earlier_regradable_drop(plan: ImportPlan, existing: dict[str, Question], revisions) -> None:
+    """A regrade grades each attempt against its own revision: a key the revision it
+    had until now cannot take (an option added there, removed now) may still take the
+    attempts of an earlier one, whose regrade is then still to be run."""
+    code_of = {existing[code].pk: code for code in plan.not_regradable}
+    new = {doc.code: doc.content() for doc in plan.changed if doc.code in plan.not_regradable}
+    takes = {
+        code_of[r.question_id]
+        for r in revisions.filter(question__in=list(code_of)).only("question", "kind", "options")
+        if r.pk != plan.next_revision_ids.get(code_of[r.question_id])
+        and regradable({"kind": r.kind, "options": r.options}, new[code_of[r.question_id]])
+    }
+    plan.not_regradable = [code for code in plan.not_regradable if code not in takes]
 
 
 def _plan_apply(plan: ImportPlan, quiz_set: QuizSet, existing: dict[str, Question]) -> None:

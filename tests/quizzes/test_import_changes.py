@@ -259,6 +259,26 @@ def test_import_without_impact_hook_prints_no_impact_line(write_quiz, settings):
     assert "    correct: B → A\n" in output
 
 
+def test_import_suggests_a_regrade_an_earlier_revision_can_take(write_quiz):
+    """r1 A, B (B right); r2 adds C; r3 drops C and makes A right. r2's attempts cannot
+    be graded against r3 (C is gone), but r1's can and would change: the regrade is
+    still to be run, as `manage.py regrade` grades each attempt's own revision."""
+    folder = write_quiz()
+    run_import(folder)
+    with_c = MINIMAL.replace(
+        MOVE_KEY[0], MOVE_KEY[0] + "      - key: C\n        text: {en: Nor this}\n", 1
+    )
+    (folder / "phase-01-basics.yaml").write_text(with_c, "utf-8")
+    run_import(folder)
+    move_key(folder)
+
+    output = run_import(folder, "--dry-run")
+
+    assert "options removed: C" in output
+    assert "regrade older attempts with: manage.py regrade q-01-01" in output
+    assert "nothing to regrade" not in output
+
+
 FREE_WITH = """\
       - [identity, identidad]
     reject:
