@@ -61,6 +61,11 @@ class ImportPlan:
     # kind changed, or options were added, removed or lettered again): none to suggest.
     not_regradable: list[str] = field(default_factory=list)
 
+    @property
+    def to_regrade(self) -> list[str]:
+        """The questions whose key changed in a way a regrade can grade attempts by."""
+        return [code for code in self.key_changed if code not in self.not_regradable]
+
     def summary(self) -> str:
         line = (
             f"added: {len(self.added)}, changed: {len(self.changed)}, "

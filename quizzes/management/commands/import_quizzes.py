@@ -194,7 +194,7 @@ class Command(BaseCommand):
                 via="command",
                 changes=plan.changes,
                 impact={code: list(counts) for code, counts in impact.items()},
-                regrade=[code for code in plan.key_changed if code not in plan.not_regradable],
+                regrade=plan.to_regrade,
             )
         if plan.retired_phases and verbosity >= 1:
             verb = "Would retire" if dry_run else "Retired"
@@ -232,8 +232,7 @@ class Command(BaseCommand):
                 )
             for line in plan.changes[doc.code]:
                 self.stdout.write(f"    {line}")
-        to_regrade = [code for code in plan.key_changed if code not in plan.not_regradable]
-        if to_regrade:
+        if to_regrade := plan.to_regrade:
             when = "after importing, " if plan.dry_run else ""
             self.stdout.write(
                 f"Key changed; {when}regrade older attempts with: "
