@@ -10,7 +10,7 @@ from django.shortcuts import redirect
 from django.template.defaultfilters import linebreaksbr
 from django.utils import translation
 from django.utils.decorators import method_decorator
-from django.utils.html import format_html_join
+from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
@@ -61,7 +61,14 @@ class AttemptAdmin(
 
     @admin.display(description=_("answer"))
     def answer_given(self, attempt):
-        return ", ".join(attempt.keys) if attempt.keys else linebreaksbr(attempt.text)
+        if attempt.keys:
+            return ", ".join(attempt.keys)
+        # In the language of the pages it was answered on, for a screen reader's voice.
+        return format_html(
+            '<span class="answer-text" lang="{}">{}</span>',
+            attempt.language,
+            linebreaksbr(attempt.text),
+        )
 
     @admin.display(description=_("what the grader found"))
     def found(self, attempt):

@@ -65,3 +65,12 @@ def test_learners_card_marks_the_answer_with_its_language_after_a_switch(client,
     assert answer_elements(question_card(html, "q-10-03")) == [
         '<blockquote class="answer-text" lang="es">'
     ]
+
+
+def test_attempts_admin_page_marks_the_answer_with_its_language(client, instructor, spanish_answer):
+    _cohort, _bea, attempt = spanish_answer
+    client.force_login(instructor)
+
+    html = client.get(f"/admin/progress/attempt/{attempt.pk}/change/").content.decode()
+
+    assert answer_elements(html) == ['<span class="answer-text" lang="es">']
