@@ -54,16 +54,23 @@ def log_in(page, url, username):
     page.get_by_role("button", name="Log in").click()
 
 
+def cohort_taught(profile=None) -> Cohort:
+    """A cohort, "Spring", taught by "teach" (staff, in the Instructors group, which the
+    migration makes and a transactional test must make again), reading `profile`."""
+    importlib.import_module("teaching.migrations.0002_instructors_group").create_group(apps, None)
+    cohort = Cohort.objects.create(name="Spring")
+    teacher = UserFactory(username="teach", is_staff=True, profile=profile)
+    teacher.groups.add(Group.objects.get(name="Instructors"))
+    cohort.instructors.add(teacher)
+    return cohort
+
+
 @pytest.mark.parametrize("language", ["en", "es"])
 def test_learner_sees_provisional_until_the_instructor_confirms(
     browser, page, site, axe_check, language
 ):
     words = WORDS[language]
-    importlib.import_module("teaching.migrations.0002_instructors_group").create_group(apps, None)
-    cohort = Cohort.objects.create(name="Spring")
-    teacher = UserFactory(username="teach", is_staff=True, profile=language)
-    teacher.groups.add(Group.objects.get(name="Instructors"))
-    cohort.instructors.add(teacher)
+    cohort = cohort_taught(language)
     cohort.learners.add(UserFactory(username="ana", profile=language))
 
     # The learner answers with a typo the grader forgives, so it is unsure.
@@ -104,11 +111,7 @@ def test_confirming_what_another_instructor_just_confirmed_says_so(page, site):
     from teaching.services import verdict_confirm
     from tests.factories import answer
 
-    importlib.import_module("teaching.migrations.0002_instructors_group").create_group(apps, None)
-    cohort = Cohort.objects.create(name="Spring")
-    teacher = UserFactory(username="teach", is_staff=True)
-    teacher.groups.add(Group.objects.get(name="Instructors"))
-    cohort.instructors.add(teacher)
+    cohort = cohort_taught()
     ana = UserFactory(username="ana")
     cohort.learners.add(ana)
     attempt = answer(ana, "q-10-03", text="it is not the identity")
@@ -137,11 +140,7 @@ def test_override_to_right_leads_to_the_key_change(page, site, axe_check, langua
             "Ver el cambio de clave que sugiere",
         ),
     }[language]
-    importlib.import_module("teaching.migrations.0002_instructors_group").create_group(apps, None)
-    cohort = Cohort.objects.create(name="Spring")
-    teacher = UserFactory(username="teach", is_staff=True, profile=language)
-    teacher.groups.add(Group.objects.get(name="Instructors"))
-    cohort.instructors.add(teacher)
+    cohort = cohort_taught(language)
     for name, text in {"ana": "the embedding row takes over the norm", "bea": BEA}.items():
         learner = UserFactory(username=name)
         cohort.learners.add(learner)
@@ -171,11 +170,7 @@ def test_to_check_marks_read_on_the_admins_dark_theme(browser, site, axe_check, 
     green, made for a white page, was 3.65:1 on its near-black one."""
     from tests.factories import answer
 
-    importlib.import_module("teaching.migrations.0002_instructors_group").create_group(apps, None)
-    cohort = Cohort.objects.create(name="Spring")
-    teacher = UserFactory(username="teach", is_staff=True)
-    teacher.groups.add(Group.objects.get(name="Instructors"))
-    cohort.instructors.add(teacher)
+    cohort = cohort_taught()
     ana = UserFactory(username="ana")
     cohort.learners.add(ana)
     answer(ana, "q-10-03", text="The residual keeps an identty path.")
