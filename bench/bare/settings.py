@@ -2,12 +2,18 @@
 `startproject` writes it), one login-required view rendering a one-line template. It
 shares the portal's database, secret and users, so one set of prepared learners logs
 into both, and the portal's database, cache and session settings (kept connections,
-REDIS_URL's cache and cached_db sessions), so a ratio to it compares pages on the
-same topology, not connection handling."""
+REDIS_URL's cache and its cached_db sessions, portal.sessions, on their own alias), so
+a ratio to it compares pages on the same topology, not connection handling."""
 
 import os
 
-from portal.settings.base import BASE_DIR, CACHES, DATABASES, SESSION_ENGINE  # noqa: F401
+from portal.settings.base import (  # noqa: F401
+    BASE_DIR,
+    CACHES,
+    DATABASES,
+    SESSION_CACHE_ALIAS,
+    SESSION_ENGINE,
+)
 
 SECRET_KEY = os.environ["DJANGO_SECRET_KEY"]
 DEBUG = False

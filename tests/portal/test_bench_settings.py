@@ -17,6 +17,8 @@ def test_the_bare_site_keeps_connections_and_caches_as_the_portal_does(monkeypat
     assert bare.DATABASES["default"]["CONN_MAX_AGE"] == 60
     assert bare.DATABASES["default"]["CONN_HEALTH_CHECKS"] is True
     assert (bare.CACHES, bare.SESSION_ENGINE) == (base.CACHES, base.SESSION_ENGINE)
+    # With REDIS_URL, portal.sessions reads the sessions' own alias, not the default one.
+    assert getattr(bare, "SESSION_CACHE_ALIAS", "default") == base.SESSION_CACHE_ALIAS
 
 
 def test_the_embedded_topology_starts_nothing():
