@@ -111,3 +111,22 @@ def test_an_explanation_that_is_a_number_stays_inside_the_card_on_a_phone(
     )
 
     assert inside
+
+
+def test_a_huge_number_read_back_stays_inside_the_card_on_a_phone(page, site):
+    """A 38-digit answer is read back as one unbroken run of digits ("Read as
+    100000…"): it used to run out of the card and make a phone's page scroll sideways,
+    zoomed out, with Answer again no longer where the finger sees it."""
+    create_account(page, site)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{site}/phase/91/")
+    card = page.locator("#q-91-01")
+    card.get_by_label("Your answer (a number)").fill("9" * 38)
+
+    card.get_by_role("button", name="Check answer").click()
+    card.get_by_role("heading", name="Not quite").wait_for()
+
+    read = card.locator(".numeric-read")
+    assert read.inner_text().startswith("Read as 1000000")
+    assert read.evaluate("p => p.scrollWidth <= p.clientWidth")
+    assert page.evaluate("document.documentElement.scrollWidth") == 360
