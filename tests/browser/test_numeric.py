@@ -130,3 +130,22 @@ def test_a_huge_number_read_back_stays_inside_the_card_on_a_phone(page, site):
     assert read.inner_text().startswith("Read as 1000000")
     assert read.evaluate("p => p.scrollWidth <= p.clientWidth")
     assert page.evaluate("document.documentElement.scrollWidth") == 360
+
+
+def test_a_huge_answer_that_stands_stays_inside_the_card_on_a_phone(page, site):
+    """A refused answer brings the form back with the answer that stands, quoted: a
+    long run of digits (or of letters, in a free answer) must wrap there too."""
+    create_account(page, site)
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{site}/phase/91/")
+    card = page.locator("#q-91-01")
+    card.get_by_label("Your answer (a number)").fill("9" * 38)
+    card.get_by_role("button", name="Check answer").click()
+    card.get_by_role("link", name="Answer again").click()
+
+    card.get_by_label("Your answer (a number)").fill("abc")
+    card.get_by_role("button", name="Check answer").click()
+    card.get_by_role("alert").wait_for()
+
+    assert "9" * 38 in card.inner_text()
+    assert page.evaluate("document.documentElement.scrollWidth") == 360
