@@ -333,6 +333,39 @@ def test_words_typed_right_before_leaving_the_page_are_kept(browser, site, langu
     assert errors == []
 
 
+def test_words_typed_right_before_a_language_switch_are_in_the_box_it_reloads(
+    browser, site, monkeypatch
+):
+    """The switch reloads the same question in the other language: its box must hold
+    the words typed just before, not come back empty while their draft, sent beside the
+    switch, is still being stored (a learner would think them lost and type again)."""
+    import time
+
+    from progress import views
+
+    store = views.draft_submit
+
+    def draft_submit_slowly(**kwargs):  # a busy server: the draft lands after the switch
+        time.sleep(0.5)
+        store(**kwargs)
+
+    monkeypatch.setattr(views, "draft_submit", draft_submit_slowly)
+    page, errors = learner_page(browser, site, "hasty-switch", "en")
+    page.goto(site + "/phase/10/")
+    box = page.get_by_label("Your answer")
+    box.click()
+    box.press_sequentially("identity path", delay=10)
+
+    with page.expect_navigation():
+        page.get_by_role("button", name="Español").click()
+    page.get_by_role("heading", name=re.compile("Fase 10")).wait_for()
+
+    kept = page.locator("#q-10-03").get_by_label("Tu respuesta").input_value()
+    page.context.close()
+    assert kept == "identity path"
+    assert errors == []
+
+
 def test_switching_language_keeps_the_username_typed_in_an_invite_form(browser, site):
     """The header's language switch reloads the page; the username typed in the invite's
     form comes back in the other language (the passwords never leave the page)."""
