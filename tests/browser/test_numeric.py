@@ -3,6 +3,7 @@ ambiguous number refused with how to write it and the text kept, then the feedba
 the learner's number format."""
 
 import os
+import re
 from io import StringIO
 from pathlib import Path
 
@@ -149,3 +150,20 @@ def test_a_huge_answer_that_stands_stays_inside_the_card_on_a_phone(page, site):
 
     assert "9" * 38 in card.inner_text()
     assert page.evaluate("document.documentElement.scrollWidth") == 360
+
+
+def test_a_numeric_draft_save_logs_no_htmx_error(page, site):
+    """The number's box saves a draft as the text area does: without the text area's
+    `hx-disabled-elt="unset"` it inherited the form's "find button[type='submit']",
+    which finds nothing inside an input, and htmx logged an error on every save."""
+    errors = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    create_account(page, site)
+    page.goto(f"{site}/phase/91/")
+
+    with page.expect_response(re.compile(r"/draft/$")) as saved:
+        card = page.locator("#q-91-01")
+        card.get_by_label("Your answer (a number)").press_sequentially("13,5", delay=20)
+
+    assert saved.value.status == 204
+    assert errors == []
