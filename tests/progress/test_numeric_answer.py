@@ -45,11 +45,31 @@ def test_numeric_form_one_field_with_the_unit_and_how_to_write(numeric_imported,
     assert 'name="text"' in html
     assert "maxlength" not in html  # a browser would cut a paste without a word
     assert '<span class="unit">GB</span>' in html
-    assert "thousands grouped with spaces (2 415 919 104)" in html
+    assert "thousands grouped with spaces (2\u00a0415\u00a0919\u00a0104)" in html
     # No key shown: the text after the title, hidden inputs left out (a random token
     # or CSRF value may hold the digits "14").
     shown = re.sub(r'<input type="hidden"[^>]*>', "", html.split("</h2>", 1)[1])
     assert "14" not in shown.split("Explanation")[0]
+
+
+@pytest.mark.parametrize(
+    ("language", "hint"),
+    [
+        ("en", "thousands grouped with spaces (2\u00a0415\u00a0919\u00a0104), powers"),
+        ("es", "millares agrupados con espacios (2\u00a0415\u00a0919\u00a0104), potencias"),
+    ],
+)
+def test_numeric_hint_keeps_its_grouped_example_on_one_line(
+    numeric_imported, learner_client, language, hint
+):
+    """On a 360 px phone the hint broke its example into "(2 415" and "919 104)", two
+    numbers, in the very line that says how to write one: no-break spaces hold it
+    together (the reader takes them as it takes spaces)."""
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    html = article(learner_client.get("/phase/91/").content.decode(), "q-91-01")
+
+    assert hint in html
 
 
 @pytest.mark.parametrize(
