@@ -11,6 +11,11 @@ from quizzes.models import QuestionRevision
 
 MAX_ANSWER_CHARS = 10_000
 MAX_KEPT_CHARS = 5 * MAX_ANSWER_CHARS  # what a refused or unsent answer keeps of its text
+# An example's groups are joined by no-break spaces (the reader takes them as spaces): on a
+# phone "2 415 919 104" broke at a line's end into two numbers. Kept out of the messages,
+# where makemessages would not read "\u00a0" as the character.
+GROUPED = "2\u00a0415\u00a0919\u00a0104"
+THOUSAND = "1\u00a0000"
 
 
 def number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
@@ -19,14 +24,13 @@ def number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
         return _("Write a number first.")
     if refused.reason == "ambiguous":
         return _(
-            "“%(text)s” can be read two ways. Write a thousand as 1000 or 1 000, and "
+            "“%(text)s” can be read two ways. Write a thousand as 1000 or %(thousand)s, and "
             "decimals with one point or comma: 1.5 or 1,5."
-        ) % {"text": refused.text}
+        ) % {"text": refused.text, "thousand": THOUSAND}
     if refused.reason == "marks":
         return _(
-            "Use at most one decimal point or comma, and group thousands with spaces: "
-            "2 415 919 104.5."
-        )
+            "Use at most one decimal point or comma, and group thousands with spaces: %(example)s."
+        ) % {"example": GROUPED + formats.get_format("DECIMAL_SEPARATOR") + "5"}
     if refused.reason == "long":
         return _("A number takes at most %(max)s characters; this answer has %(length)s.") % {
             "max": MAX_CHARS,
@@ -38,7 +42,9 @@ def number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
             "from 1e-99 to 1e99 in size, or 0."
         ) % {"text": refused.text}
     if refused.reason == "groups":
-        return _("Group digits in threes with spaces, as in 2 415 919 104, or not at all.")
+        return _("Group digits in threes with spaces, as in %(example)s, or not at all.") % {
+            "example": GROUPED
+        }
     unit = revision.unit(translation.get_language() or "en")
     if refused.reason == "unit" and unit:
         return _("Write the number, in %(unit)s: for example 3.5 or 3.5 %(unit)s.") % {"unit": unit}

@@ -113,8 +113,8 @@ def test_numeric_answer_without_tolerance_shows_the_exact_value(
 
 
 REFUSALS = [
-    ("en", "1,000", "“1,000” can be read two ways. Write a thousand as 1000 or 1 000"),
-    ("es", "1.000", "«1.000» se puede leer de dos maneras. Escribe mil como 1000 o 1 000"),
+    ("en", "1,000", "“1,000” can be read two ways. Write a thousand as 1000 or 1\u00a0000"),
+    ("es", "1.000", "«1.000» se puede leer de dos maneras. Escribe mil como 1000 o 1\u00a0000"),
     ("en", "about three", "Write a number in digits, such as 3.5, 3,5 or 2.4e9."),
     ("es", "unos tres", "Escribe un número en cifras, como 3,5, 3.5 o 2,4e9."),
     ("en", "3.5 MB", "Write the number, in GB: for example 3.5 or 3.5 GB."),
@@ -142,6 +142,32 @@ def test_numeric_answer_unreadable_refused_with_how_to_write_it_text_kept(
     assert 'role="alert"' in html
     assert f'value="{text}"' in html.replace("&#x27;", "'")
     assert Attempt.objects.count() == 0
+
+
+NB = "\u00a0"  # a no-break space
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "example"),
+    [
+        ("en", "1,000", f"as 1000 or 1{NB}000, and"),
+        ("es", "1.000", f"como 1000 o 1{NB}000, y"),
+        ("en", "1,000.5", f"with spaces: 2{NB}415{NB}919{NB}104.5."),
+        ("es", "1.000,5", f"con espacios: 2{NB}415{NB}919{NB}104,5."),
+        ("en", "24 15", f"as in 2{NB}415{NB}919{NB}104, or"),
+        ("es", "24 15", f"como en 2{NB}415{NB}919{NB}104, o"),
+    ],
+)
+def test_numeric_refusal_keeps_its_grouped_example_on_one_line(
+    numeric_imported, learner_client, post_answer, language, text, example
+):
+    """On a 360 px phone a refusal broke its example ("2 415" at a line's end, "919
+    104,5" on the next), two numbers where it shows how to write one."""
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    html = post_answer("q-91-01", text=text).content.decode()
+
+    assert example in html
 
 
 def test_numeric_answer_refused_without_htmx_shows_the_form_again(
