@@ -43,7 +43,9 @@
   document.addEventListener("submit", function (event) {
     var form = event.target;
     unsaved.forEach(function (field) { if (field.form === form) unsaved.delete(field); });
-    if (!unsaved.size || form.matches("form.answer-form") || !window.fetch || !form.requestSubmit) {
+    // An answer form or any form htmx sends stays on the page: nothing to wait for.
+    var staysHere = form.matches("form.answer-form, [data-hx-post], [hx-post]");
+    if (!unsaved.size || staysHere || !window.fetch || !form.requestSubmit) {
       flush(form);
       return;
     }
