@@ -3,6 +3,7 @@ judged, what the feedback shows."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -21,6 +22,20 @@ from ..models import (
     Verdict,
 )
 from ..paging import again_href
+
+
+def _grouped(number: str) -> str:
+    """A formatted number's integer part in groups of three from five digits on, as the
+    hint asks learners to write it ("14 000 000 000", "1234"): joined by no-break spaces
+    in both languages, where a point or a comma would read as a decimal."""
+
+    def groups(match: re.Match) -> str:
+        digits = match[2]
+        head = len(digits) % 3 or 3
+        rest = [digits[i : i + 3] for i in range(head, len(digits), 3)]
+        return match[1] + "\u00a0".join([digits[:head], *rest])
+
+    return re.sub(r"^([-+]?)(\d{5,})", groups, number)
 
 
 @dataclass(frozen=True)
@@ -327,7 +342,7 @@ class QuestionState:
         unit = revision.unit(translation.get_language() or "en")
 
         def shown(number: Decimal) -> str:
-            text = formats.number_format(number.normalize(), use_l10n=True)
+            text = _grouped(formats.number_format(number.normalize(), use_l10n=True))
             return f"{text} {unit}" if unit else text
 
         feedback = {

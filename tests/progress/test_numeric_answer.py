@@ -78,7 +78,13 @@ def test_numeric_hint_keeps_its_grouped_example_on_one_line(
         ("en", "13,5 GB", "Read as 13.5 GB.", "14 GB ± 8% (from 12.88 GB to 15.12 GB)", "Right"),
         ("es", "13.5", "Leído como 13,5 GB.", "14 GB ± 8 % (de 12,88 GB a 15,12 GB)", "Correcto"),
         ("en", "7", "Read as 7 GB.", "14 GB ± 8%", "Not quite"),
-        ("es", "1,4e10 GB", "Leído como 14000000000 GB.", "14 GB ± 8 %", "No exactamente"),
+        (
+            "es",
+            "1,4e10 GB",
+            "Leído como 14\u00a0000\u00a0000\u00a0000 GB.",
+            "14 GB ± 8 %",
+            "No exactamente",
+        ),
     ],
 )
 def test_numeric_answer_read_and_graded_feedback_in_the_learners_format(
@@ -98,6 +104,28 @@ def test_numeric_answer_read_and_graded_feedback_in_the_learners_format(
     assert attempt.answer["text"] == text
     assert attempt.pattern == attempt.answer["value"]
     assert attempt.correct is (verdict in ("Right", "Correcto"))
+
+
+@pytest.mark.parametrize(
+    ("language", "text", "read"),
+    [
+        ("en", "1.4e10", "Read as 14\u00a0000\u00a0000\u00a0000 GB."),
+        ("es", "2415919104,5", "Leído como 2\u00a0415\u00a0919\u00a0104,5 GB."),
+        ("es", "12345", "Leído como 12\u00a0345 GB."),
+        ("en", "1234.5", "Read as 1234.5 GB."),  # four digits stay whole, as the hint writes them
+    ],
+)
+def test_a_big_number_is_read_back_in_groups_of_three(
+    numeric_imported, learner_client, post_answer, language, text, read
+):
+    """ "Read as 14000000000" left the learner counting zeros to see whether 1,4e10 was
+    read as they meant: the digits come back grouped as the hint asks them to write them
+    (no-break spaces, in both languages: a point or comma would read as a decimal)."""
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    html = post_answer("q-91-01", text=text).content.decode()
+
+    assert read in html
 
 
 def test_numeric_answer_without_tolerance_shows_the_exact_value(
