@@ -343,7 +343,7 @@ class QuestionState:
 
         def shown(number: Decimal) -> str:
             text = _grouped(formats.number_format(number.normalize(), use_l10n=True))
-            return f"{text} {unit}" if unit else text
+            return f"{text}\u00a0{unit}" if unit else text  # a unit never starts a line
 
         feedback = {
             "read": shown(Decimal(value)) if value is not None else self.latest.text,

@@ -75,14 +75,26 @@ def test_numeric_hint_keeps_its_grouped_example_on_one_line(
 @pytest.mark.parametrize(
     ("language", "text", "read", "right", "verdict"),
     [
-        ("en", "13,5 GB", "Read as 13.5 GB.", "14 GB ± 8% (from 12.88 GB to 15.12 GB)", "Right"),
-        ("es", "13.5", "Leído como 13,5 GB.", "14 GB ± 8 % (de 12,88 GB a 15,12 GB)", "Correcto"),
-        ("en", "7", "Read as 7 GB.", "14 GB ± 8%", "Not quite"),
+        (
+            "en",
+            "13,5 GB",
+            "Read as 13.5\u00a0GB.",
+            "14\u00a0GB ± 8% (from 12.88\u00a0GB to 15.12\u00a0GB)",
+            "Right",
+        ),
+        (
+            "es",
+            "13.5",
+            "Leído como 13,5\u00a0GB.",
+            "14\u00a0GB ± 8\u00a0% (de 12,88\u00a0GB a 15,12\u00a0GB)",
+            "Correcto",
+        ),
+        ("en", "7", "Read as 7\u00a0GB.", "14\u00a0GB ± 8%", "Not quite"),
         (
             "es",
             "1,4e10 GB",
-            "Leído como 14\u00a0000\u00a0000\u00a0000 GB.",
-            "14 GB ± 8 %",
+            "Leído como 14\u00a0000\u00a0000\u00a0000\u00a0GB.",
+            "14\u00a0GB ± 8\u00a0%",
             "No exactamente",
         ),
     ],
@@ -107,12 +119,35 @@ def test_numeric_answer_read_and_graded_feedback_in_the_learners_format(
 
 
 @pytest.mark.parametrize(
+    ("language", "key"),
+    [
+        ("en", "14\u00a0GB ± 8% (from 12.88\u00a0GB to 15.12\u00a0GB)"),
+        ("es", "14\u00a0GB ± 8\u00a0% (de 12,88\u00a0GB a 15,12\u00a0GB)"),
+    ],
+)
+def test_numeric_key_keeps_a_number_with_its_unit_and_percent_sign(
+    numeric_imported, learner_client, post_answer, language, key
+):
+    """On a 360 px phone the key broke as "± 8" / "% (de 11,96 GB…" and could leave a
+    unit at the start of a line: no-break spaces keep each quantity whole."""
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    html = post_answer("q-91-01", text="7").content.decode()
+
+    assert key in html
+
+
+@pytest.mark.parametrize(
     ("language", "text", "read"),
     [
-        ("en", "1.4e10", "Read as 14\u00a0000\u00a0000\u00a0000 GB."),
-        ("es", "2415919104,5", "Leído como 2\u00a0415\u00a0919\u00a0104,5 GB."),
-        ("es", "12345", "Leído como 12\u00a0345 GB."),
-        ("en", "1234.5", "Read as 1234.5 GB."),  # four digits stay whole, as the hint writes them
+        ("en", "1.4e10", "Read as 14\u00a0000\u00a0000\u00a0000\u00a0GB."),
+        ("es", "2415919104,5", "Leído como 2\u00a0415\u00a0919\u00a0104,5\u00a0GB."),
+        ("es", "12345", "Leído como 12\u00a0345\u00a0GB."),
+        (
+            "en",
+            "1234.5",
+            "Read as 1234.5\u00a0GB.",
+        ),  # four digits stay whole, as the hint writes them
     ],
 )
 def test_a_big_number_is_read_back_in_groups_of_three(
