@@ -12,7 +12,7 @@ from teaching.models import Cohort
 from teaching.scope import HiddenObjectAdminMixin, TaughtCohortFilter
 
 from .models import Invite, Profile
-from .services import invite_create
+from .services import invite_create, inviter_may_still_invite
 
 
 @admin.register(Invite)
@@ -33,7 +33,25 @@ class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
         """With its zone, as "used" says it (UX walk 17)."""
         return moment_text(invite.expires_at)
 
-    @admin.display(description=_("state"), ordering="used_at")
+    def get_list_display(self, request):
+        # "state" reads its maker's rights once per maker and cohort in this list.
+        return [*self.list_display[:-1], self.state_column()]
+
+    def state_column(self):
+        rights = {}  # (maker, cohort) -> may the maker still invite into it
+
+        @admin.display(description=_("state"), ordering="used_at")
+        def state(invite):
+            if invite.used_at is None and invite.expires_at > timezone.now():
+                key = (invite.created_by_id, invite.cohort_id)
+                if key not in rights:
+                    rights[key] = inviter_may_still_invite(invite)
+                if not rights[key]:  # what its link answers (410) says too
+                    return _("Revoked: its maker can no longer invite into this class")
+            return self.state(invite)
+
+        return state
+
     def state(self, invite):
         if invite.used_at is None:
             return _("Expired") if invite.expires_at <= timezone.now() else _("Not used yet")

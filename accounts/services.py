@@ -86,12 +86,12 @@ def _link_lookup(model: type[OneTimeLink], raw: str) -> OneTimeLink:
         raise LinkUnusable("used")
     if link.expires_at <= timezone.now():
         raise LinkUnusable("expired")
-    if model is Invite and not _inviter_may_still_invite(link):
+    if model is Invite and not inviter_may_still_invite(link):
         raise LinkUnusable("revoked")
     return link
 
 
-def _inviter_may_still_invite(invite: Invite) -> bool:
+def inviter_may_still_invite(invite: Invite) -> bool:
     """Whether the instructor who made `invite` could make it now: an invite is their
     right to add a learner to their cohort, and it ends with that right (deactivated,
     no longer staff or an instructor, no longer teaching the cohort, the cohort
@@ -195,7 +195,7 @@ def invite_redeem(*, token: str, username: str, password: str, language: str, re
 def invites_of_maker_end(*, maker) -> int:
     """End the unused invites `maker` made, as their account is deleted: the invites'
     maker is then set to none, which reads as an invite made on the server, valid for
-    7 days whoever made it (`_inviter_may_still_invite`)."""
+    7 days whoever made it (`inviter_may_still_invite`)."""
     now = timezone.now()
     unused = Invite.objects.filter(created_by=maker, used_at__isnull=True, expires_at__gt=now)
     return unused.update(expires_at=now)
