@@ -250,8 +250,13 @@ class LoginRequiredMiddleware(auth_middleware.LoginRequiredMiddleware):
                 # nothing was kept.
                 message = _("Your session had ended, so that form was not recorded. Send it again.")
                 messages.warning(request, message + typed_back(request.POST.get("reason", "")))
-                back = _page_on_this_site(request, request.headers.get("Referer", ""), admin_index)
-                return redirect_to_login(back or admin_index, login)
+                htmx = request.headers.get("HX-Request") == "true"
+                page = request.headers.get("HX-Current-URL" if htmx else "Referer", "")
+                back = _page_on_this_site(request, page, admin_index)
+                to_login = redirect_to_login(back or admin_index, login)
+                # htmx would follow a redirect and swap the login page into the row
+                # (To check's override): the whole tab goes to the login instead.
+                return HttpResponseClientRedirect(to_login.url) if htmx else to_login
         return super().process_view(request, view_func, view_args, view_kwargs)
 
     def handle_no_permission(self, request, view_func):

@@ -478,3 +478,25 @@ def test_a_confirm_from_a_page_shown_before_a_regrade_changed_the_verdict_record
     confirmed = client.post(confirm_url(cohort, attempt), confirm_fields(fresh, attempt))
     assert confirmed.status_code == 302
     assert list(Regrade.objects.filter(kind="confirm").values_list("new_correct")) == [(False,)]
+
+
+def test_an_htmx_confirm_sent_after_the_session_ended_reloads_the_page_on_the_login(client, cohort):
+    # (UX walk 31) Confirm posts with htmx: a plain redirect to the login was followed
+    # by htmx and the whole login page swapped into the row, in the middle of the table.
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)
+
+    response = client.post(
+        confirm_url(cohort, attempt),
+        {"seen": "0"},
+        headers={
+            "HX-Request": "true",
+            "HX-Current-URL": f"http://testserver{to_check_url(cohort)}",
+        },
+    )
+    login = client.get(response["HX-Redirect"])
+
+    assert response.status_code == 200
+    assert response["HX-Redirect"] == f"/admin/login/?next={to_check_url(cohort)}"
+    assert response.content == b""
+    assert "that form was not recorded. Send it again." in login.content.decode()
+    assert Regrade.objects.count() == 0
