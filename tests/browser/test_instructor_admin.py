@@ -9,8 +9,9 @@ import pytest
 from django.apps import apps
 from django.contrib.auth.models import Group
 
-from progress.models import Regrade
+from progress.models import Attempt, Regrade
 from teaching.models import Cohort
+from teaching.services import verdict_override
 from tests.factories import PASSWORD, UserFactory, answer
 from tests.seeds import move_key_from_b_to_a
 
@@ -106,6 +107,27 @@ def test_results_page_at_1280_px_clips_nothing(page, site, cohort, axe_check, la
     problems = page.evaluate(CLIPPED)
     assert problems == [], "; ".join(problems)
     axe_check(page, f"results {language} at 1280 px")
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_results_page_with_an_overridden_verdict_at_1280_px_clips_nothing(
+    page, site, cohort, language
+):
+    # (UX walk 31) "(1 con veredicto cambiado)" kept on one line beside the attempts
+    # widened the item analysis past its box: the options column needed a sideways scroll.
+    instructor = teacher(cohort, language)
+    fill(cohort)
+    overridden = Attempt.objects.filter(question__code="q-19-02").first()
+    verdict_override(attempt=overridden, correct=True, reason="same idea", by=instructor)
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+    log_in(page, site, instructor.username)
+    page.goto(f"{site}/admin/teaching/cohort/{cohort.pk}/results/")
+    page.get_by_role("heading", name=LABELS[language]["items"]).wait_for()
+
+    assert page.locator(".results-table.items .overrides").count() == 1
+    problems = page.evaluate(CLIPPED)
+    assert problems == [], "; ".join(problems)
 
 
 def test_override_from_the_drill_down(page, site, cohort, axe_check):
