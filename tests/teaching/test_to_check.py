@@ -500,3 +500,22 @@ def test_an_htmx_confirm_sent_after_the_session_ended_reloads_the_page_on_the_lo
     assert response.content == b""
     assert "that form was not recorded. Send it again." in login.content.decode()
     assert Regrade.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "said"), [("en", "(English pages, "), ("es", "(páginas en inglés, ")]
+)
+def test_to_check_names_the_pages_an_answer_was_given_on_in_words(
+    client, cohort, instructor, language, said
+):
+    # (UX walk 31) The bare code read "(en, 25 de noviembre…)": in Spanish, "en" is
+    # the preposition "in", not English.
+    answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)
+    instructor.profile.language = language
+    instructor.profile.save()
+    client.force_login(instructor)
+
+    html = client.get(to_check_url(cohort)).content.decode()
+
+    assert said in html
+    assert "(en, " not in html
