@@ -68,3 +68,16 @@ def test_the_message_an_admin_action_leaves_takes_the_focus(seeds_imported, clie
     assert '<ul class="messagelist" tabindex="-1" autofocus><li class="success">' in (
         page.content.decode()
     )
+
+
+def test_the_admin_search_box_is_named_in_spanish(client, instructor):
+    # (UX walk 31) Django's own search form names the box by an image whose alt text is
+    # "Search", untranslated: a screen reader read the Spanish attempts list's box in English.
+    Profile.objects.filter(user=instructor).update(language="es")
+    client.force_login(instructor)
+
+    html = client.get("/admin/progress/attempt/").content.decode()
+
+    assert 'id="searchbar"' in html
+    assert 'alt="Buscar"' in html
+    assert 'alt="Search"' not in html
