@@ -281,7 +281,7 @@ class CohortAdmin(
         prefetch_related_objects([attempt], "regrades")  # read by both checks below
         # Another tab (or instructor) recorded a verdict since this form was shown.
         if (seen := seen_entry(request.POST)) != attempt.verdict_entry_id():
-            return self._verdict_moved(request, back)
+            return self._verdict_moved(request, attempt, back)
         was_right = attempt.verdict().correct
         form = VerdictOverrideForm(request.POST)
         if not form.is_valid():
@@ -302,7 +302,7 @@ class CohortAdmin(
                 request=request,
             )
         except VerdictMoved:
-            return self._verdict_moved(request, back)
+            return self._verdict_moved(request, attempt, back)
         except ValidationError as error:  # a reason of characters no one sees, say
             self._override_refused(request, attempt, "; ".join(error.messages))
             return HttpResponseRedirect(back)
@@ -332,11 +332,17 @@ class CohortAdmin(
             )
         return HttpResponseRedirect(f"{back}{done}")
 
-    def _verdict_moved(self, request, back: str):
+    def _verdict_moved(self, request, attempt, back: str):
+        # Named, with the verdict it has now: on To check, its row is gone by then.
+        now = Attempt.objects.get(pk=attempt.pk).verdict().correct
         moved = _(
-            "The verdict on this attempt changed since the page was shown: nothing "
-            "was recorded. Check the verdict it has now, then override it if need be."
-        )
+            "The verdict on %(learner)s's answer at %(question)s changed since the page was "
+            "shown (it is now %(verdict)s): nothing was recorded. Override it again if need be."
+        ) % {
+            "learner": attempt.learner.get_username(),
+            "question": attempt.question.code,
+            "verdict": _("right") if now else _("wrong"),
+        }
         typed = typed_back(request.POST.get("reason", ""))
         self.message_user(request, f"{moved}{typed}", messages.ERROR)
         return HttpResponseRedirect(back)  # the top, where the message is

@@ -48,7 +48,9 @@ def assert_second_tab_refused(client, cohort, attempt, seen: str) -> None:
         follow=True,
     )
 
-    assert "changed since the page was shown: nothing was recorded" in second.content.decode()
+    assert "changed since the page was shown (it is now right): nothing was recorded" in (
+        second.content.decode()
+    )
     assert "What you wrote: “second tab”" in second.content.decode()  # to send again
     assert list(Regrade.objects.values_list("new_correct", "reason")) == [(True, "same idea")]
 

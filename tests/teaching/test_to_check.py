@@ -519,3 +519,31 @@ def test_to_check_names_the_pages_an_answer_was_given_on_in_words(
 
     assert said in html
     assert "(en, " not in html
+
+
+def test_an_override_over_a_verdict_a_colleague_checked_meanwhile_names_the_answer(
+    client, cohort, instructor
+):
+    # (UX walk 31) The list's row is gone once the colleague checked it: a message about
+    # "this attempt" left the instructor guessing which answer it was and where it stands.
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=TYPO)  # right, by a typo
+    client.force_login(instructor)
+    seen = re.search(
+        r'name="seen" value="(\d+)"', client.get(to_check_url(cohort)).content.decode()
+    )
+    colleague = UserFactory(username="colleague", is_staff=True)
+    verdict_confirm(attempt=attempt, by=colleague)
+
+    response = client.post(
+        override_url(cohort, attempt),
+        {"verdict": "wrong", "seen": seen.group(1), "reason": "not the idea"},
+        follow=True,
+    )
+
+    html = response.content.decode().replace("&#x27;", "'")
+    assert (
+        "The verdict on ana's answer at q-10-03 changed since the page was shown (it is now "
+        "right): nothing was recorded." in html
+    )
+    assert "What you wrote: “not the idea”" in html
+    assert not Regrade.objects.filter(kind="override").exists()
