@@ -111,8 +111,16 @@ def attempt_store(
             card = review_card_feed(attempt=attempt)
             sql.write(Draft, _DRAFTS_DELETE, [learner.pk, revision.question_id])
     except IntegrityError:
-        existing = Attempt.objects.filter(token=nonce, learner=learner).first()
-        if existing is None:
+        if (sent := attempt_sent(learner=learner, nonce=nonce)) is None:
             raise
-        return {"attempt": existing, "created": False, "standing": None, "card": None}
+        return sent
     return {"attempt": attempt, "created": True, "standing": standing, "card": card}
+
+
+def attempt_sent(*, learner, nonce: str) -> dict | None:
+    """The attempt a submission token already stored, as `attempt_store` returns a
+    repeat of it; None when the token stored none."""
+    existing = Attempt.objects.filter(token=nonce, learner=learner).first()
+    if existing is None:
+        return None
+    return {"attempt": existing, "created": False, "standing": None, "card": None}

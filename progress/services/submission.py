@@ -19,7 +19,7 @@ from quizzes.models import Question, QuestionRevision
 
 from ..models import Attempt, Draft, LearnerQuestion, ReviewCard
 from ..tokens import LOGGED_OUT_MAX_AGE, MAX_AGE, BadToken, SubmissionToken, token_read
-from .attempts import attempt_store
+from .attempts import attempt_sent, attempt_store
 from .drafts import draft_save
 from .pace import answer_pace_take
 from .refusals import MAX_KEPT_CHARS, answer_too_long, number_refusal
@@ -303,17 +303,22 @@ def answer_submit(
     except AnswerInvalid as invalid:
         invalid.keep, invalid.revision = kept, revision
         raise
-    if not answer_pace_take(user):
-        raise AnsweringTooFast(keep=kept)
     try:
-        stored = attempt_store(
-            learner=user,
-            revision=revision,
-            nonce=token.nonce,
-            answer=answer,
-            language=language,
-            latest_seen=token.latest,
-        )
+        if not answer_pace_take(user):
+            # A repeat of a stored answer (a double click, a retry after a lost response)
+            # stores nothing: "not sent" would have the learner send it twice.
+            stored = attempt_sent(learner=user, nonce=token.nonce)
+            if stored is None:
+                raise AnsweringTooFast(keep=kept)
+        else:
+            stored = attempt_store(
+                learner=user,
+                revision=revision,
+                nonce=token.nonce,
+                answer=answer,
+                language=language,
+                latest_seen=token.latest,
+            )
     except AnsweredSince:
         raise FormOfEarlierAnswer(keep=kept) from None
     if not stored["created"] and stored["attempt"].answer != answer:

@@ -343,3 +343,37 @@ def test_a_body_past_the_largest_read_without_htmx_is_a_page_saying_so(
         response.content.decode()
     )
     assert "<main" in response.content.decode()
+
+
+def test_an_answer_sent_again_at_the_pace_limit_shows_its_feedback_not_a_refusal(
+    seeds_imported, post_answer, phase_token, settings
+):
+    # A double click, or a retry after the response was lost, on the minute's last
+    # answer: the answer is stored; its repeat must not say "not sent", whose form
+    # (with a token made after the stored answer) would store it a second time.
+    settings.ANSWERS_PER_MINUTE = 2
+    assert post_answer("q-10-03", text="first").status_code == 200
+    token = phase_token("q-10-02")
+    assert post_answer("q-10-02", choice=["B"], token=token).status_code == 200
+
+    response = post_answer("q-10-02", choice=["B"], token=token)
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "wait a minute" not in html
+    assert Attempt.objects.filter(question__code="q-10-02").count() == 1
+    assert not Draft.objects.filter(question__code="q-10-02").exists()
+
+
+def test_another_answer_on_a_sent_form_at_the_pace_limit_is_a_conflict(
+    seeds_imported, post_answer, phase_token, settings
+):
+    settings.ANSWERS_PER_MINUTE = 1
+    token = phase_token("q-10-03")
+    assert post_answer("q-10-03", text="first answer", token=token).status_code == 200
+
+    response = post_answer("q-10-03", text="second answer, kept", token=token)
+
+    assert response.status_code == 409
+    assert ">\nsecond answer, kept</textarea>" in response.content.decode()
+    assert Attempt.objects.get().answer == {"text": "first answer"}
