@@ -4,6 +4,7 @@ import re
 
 import pytest
 
+from progress.models import Attempt
 from quizzes.models import Question
 
 from .helpers import PASSWORD, create_account
@@ -128,3 +129,37 @@ def test_an_answer_too_large_to_read_leaves_its_text_in_the_box(page, site, sett
 
     page.get_by_text("What you sent is too large (over 1.0 MB): nothing was recorded.").wait_for()
     assert box.input_value() == text
+
+
+@pytest.mark.parametrize("fault", ["reply lost", "offline", "server error"])
+def test_an_answer_whose_reply_never_came_says_so_and_sends_once_again(page, site, fault):
+    """htmx swaps nothing on a network error or a 5xx: the card stayed as it was, the
+    button back, without a word, as if the answer had been taken."""
+    _open_phase(page, site, "en")
+    card = page.locator("#q-10-03")
+    card.locator("textarea").fill("an identity path keeps the gradient")
+
+    def reply_lost(route):
+        route.fetch()  # the portal stores the answer; its reply never reaches the page
+        route.abort()
+
+    def server_error(route):
+        route.fulfill(status=502, body="Bad Gateway")
+
+    if fault == "offline":
+        page.context.set_offline(True)
+    else:
+        handler = reply_lost if fault == "reply lost" else server_error
+        page.route("**/question/q-10-03/answer/", handler)
+    card.get_by_role("button", name="Check answer").click()
+
+    card.get_by_role("alert").get_by_text(
+        "Your answer may not have reached the portal (a network or server problem)."
+    ).wait_for()
+    assert card.locator("textarea").input_value() == "an identity path keeps the gradient"
+    page.context.set_offline(False)
+    page.unroute("**/question/q-10-03/answer/")
+    card.get_by_role("button", name="Check answer").click()
+    card.locator("section.feedback").wait_for()
+    assert Attempt.objects.filter(question__code="q-10-03").count() == 1
+    assert card.get_by_role("alert").count() == 0
