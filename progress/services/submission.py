@@ -294,8 +294,12 @@ def answer_submit(
     )
     if revision is None:
         raise FormOutOfDate(keep=kept)
-    if revision.pk != question.current_revision_id and key_changed(
-        revision_content(revision), revision_content(question.current_revision)
+    # Unless this form's answer was stored before the correction (its reply lost): sent
+    # again, it is that answer's feedback, as any repeat.
+    if (
+        revision.pk != question.current_revision_id
+        and key_changed(revision_content(revision), revision_content(question.current_revision))
+        and attempt_sent(learner=user, nonce=token.nonce) is None
     ):
         raise FormOfChangedQuestion(keep=kept)
     try:

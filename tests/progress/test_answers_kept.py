@@ -385,3 +385,20 @@ def test_an_answer_sent_logged_out_that_nothing_may_keep_is_shown_back_to_copy(
     )
     assert Attempt.objects.count() == 0
     assert not Draft.objects.exists()
+
+
+def test_an_answer_stored_before_its_key_was_corrected_and_sent_again_is_its_feedback(
+    seeds_imported, post_answer, phase_token
+):
+    # Its reply was lost, and the learner sends the same form again after an import
+    # corrected the key: "not sent" (409) would have them send it twice.
+    token = phase_token("q-10-01")
+    assert post_answer("q-10-01", choice=["B"], token=token).status_code == 200
+    _move_key_of_q_10_01_to_a(seeds_imported)
+
+    response = post_answer("q-10-01", choice=["B"], token=token)
+
+    assert response.status_code == 200
+    assert "This question was corrected after you opened it" not in response.content.decode()
+    assert Attempt.objects.get().revision.number == 1
+    assert not Draft.objects.exists()
