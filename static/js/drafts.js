@@ -5,7 +5,7 @@
 // submission token lines included), before the navigation's own request. Another form
 // sent (the language switch, logging out) waits for them instead, a second at most: the
 // switch reloads the same question, whose box came back empty when its draft, sent
-// beside it, was stored after the page was read.
+// beside it, was stored after the page was read; a reload finds them in this tab.
 (function () {
   "use strict";
 
@@ -61,5 +61,38 @@
     var link = event.target.closest && event.target.closest("a[href]");
     if (link && !link.hasAttribute("data-hx-get")) flush(null);
   }, true);
-  window.addEventListener("pagehide", function () { flush(null); });
+  // A reload (F5) asks for the page before that beacon is stored: the box came back
+  // empty, its words stored a moment later, and the learner would type them again. They
+  // are kept for this tab (sessionStorage) as the page goes and put back once, into the
+  // same box, when the same page loads within seconds; any other page drops them, so a
+  // later visit cannot put old words over a draft typed since in another tab.
+  var keptKey = "kept-drafts";
+  var here = location.pathname + location.search;
+  function keepForReload() {
+    var values = {};
+    unsaved.forEach(function (field) { if (field.id) values[field.id] = field.value; });
+    if (!Object.keys(values).length) return;
+    try {
+      sessionStorage.setItem(keptKey, JSON.stringify({ page: here, at: Date.now(), values: values }));
+    } catch (e) { /* storage refused: the beacon still keeps them */ }
+  }
+  window.addEventListener("pagehide", function () { keepForReload(); flush(null); });
+  window.addEventListener("pageshow", function (event) {  // back from the cache: another page
+    if (event.persisted) try { sessionStorage.removeItem(keptKey); } catch (e) { /* none */ }
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var kept;
+    try {
+      kept = JSON.parse(sessionStorage.getItem(keptKey) || "null");
+      sessionStorage.removeItem(keptKey);
+    } catch (e) { return; }
+    if (!kept || kept.page !== here || !(Date.now() - kept.at < 10000)) return;
+    Object.keys(kept.values || {}).forEach(function (id) {
+      var field = document.getElementById(id);
+      if (!draftField(field) || field.value === kept.values[id]) return;
+      field.value = kept.values[id];
+      // Tracked as typed words are: sent again if the learner leaves at once.
+      field.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+  });
 })();

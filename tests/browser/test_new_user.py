@@ -366,6 +366,62 @@ def test_words_typed_right_before_a_language_switch_are_in_the_box_it_reloads(
     assert errors == []
 
 
+def test_words_typed_right_before_a_reload_are_in_the_box_it_reloads(browser, site, monkeypatch):
+    """F5 just after typing asks for the page before the draft the beacon sends as the
+    page goes is stored: the box came back empty (its words stored a moment later), and
+    the learner would think them lost and type again."""
+    import time
+
+    from progress import views
+
+    store = views.draft_submit
+
+    def draft_submit_slowly(**kwargs):  # a busy server: the draft lands after the reload
+        time.sleep(0.5)
+        store(**kwargs)
+
+    monkeypatch.setattr(views, "draft_submit", draft_submit_slowly)
+    page, errors = learner_page(browser, site, "hasty-reload", "en")
+    page.goto(site + "/phase/10/")
+    box = page.locator("#q-10-03").get_by_label("Your answer")
+    box.click()
+    box.press_sequentially("identity path", delay=10)
+
+    page.reload()
+    page.get_by_role("heading", name=re.compile("Phase 10")).wait_for()
+
+    kept = box.input_value()
+    draft_stored_wait("hasty-reload", "q-10-03", "identity path")
+    page.reload()  # put back once: the next load shows what the server holds
+    again = box.input_value()
+    page.context.close()
+    assert (kept, again) == ("identity path", "identity path")
+    assert errors == []
+
+
+def test_words_kept_for_a_reload_never_cover_a_draft_typed_since(browser, site):
+    from progress.models import Draft
+
+    page, errors = learner_page(browser, site, "hasty-back", "en")
+    page.goto(site + "/")
+    page.goto(site + "/phase/10/")
+    box = page.locator("#q-10-03").get_by_label("Your answer")
+    box.click()
+    box.press_sequentially("identity path", delay=10)
+    page.go_back()  # not a reload: the words are the beacon's alone
+    draft_stored_wait("hasty-back", "q-10-03", "identity path")
+    Draft.objects.filter(learner__username="hasty-back").update(
+        answer={"keys": [], "text": "identity path, typed on in another tab"}
+    )
+
+    page.goto(site + "/phase/10/")
+
+    kept = box.input_value()
+    page.context.close()
+    assert kept == "identity path, typed on in another tab"
+    assert errors == []
+
+
 def test_switching_language_keeps_the_username_typed_in_an_invite_form(browser, site):
     """The header's language switch reloads the page; the username typed in the invite's
     form comes back in the other language (the passwords never leave the page)."""
