@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..models import Draft
+from portal.invisible import visible
+
+from ..models import Attempt, Draft
 
 
 def draft_save(
@@ -26,3 +28,13 @@ def draft_from_refused(*, learner_id: int, question_id: int, answer: dict) -> No
         Draft.objects.filter(
             learner_id=learner_id, question_id=question_id, logged_out=False
         ).delete()
+
+
+def draft_overtaken(*, learner_id: int, nonce: str, text: str) -> bool:
+    """Whether a draft is an earlier state of the answer its form already sent: htmx
+    saves a draft 800 ms after the last key, and an answer sent just after it can be
+    stored first. Kept, it brought the answered question back as a form saying "Your
+    unsent answer was kept", and the learner sent it again. Words written on after the
+    form's answer (its reply lost, the form still there) are kept."""
+    sent = Attempt.objects.filter(token=nonce, learner_id=learner_id).values("answer").first()
+    return sent is not None and sent["answer"].get("text", "").startswith(visible(text))

@@ -20,7 +20,7 @@ from quizzes.models import Question, QuestionRevision
 from ..models import Attempt, Draft, LearnerQuestion, ReviewCard
 from ..tokens import LOGGED_OUT_MAX_AGE, MAX_AGE, BadToken, SubmissionToken, token_read
 from .attempts import attempt_sent, attempt_store
-from .drafts import draft_save
+from .drafts import draft_overtaken, draft_save
 from .pace import answer_pace_take
 from .refusals import MAX_KEPT_CHARS, answer_too_long, number_refusal
 from .standings import AnsweredSince
@@ -338,7 +338,7 @@ def draft_submit(
         _keep_logged_out(raw_token=raw_token, question=question, post=post, browser=browser)
         return
     try:
-        _token_of_this_login(
+        token = _token_of_this_login(
             user=user,
             session=session,
             question=question,
@@ -348,7 +348,10 @@ def draft_submit(
         )
     except FormOfEndedLogin:
         return  # kept as the learner's own draft all the same
-    draft_save(learner_id=user.pk, question_id=question.pk, answer=answer_raw(post))
+    answer = answer_raw(post)
+    if draft_overtaken(learner_id=user.pk, nonce=token.nonce, text=answer["text"]):
+        return
+    draft_save(learner_id=user.pk, question_id=question.pk, answer=answer)
     # The learner typed on from what was kept while logged out (the form showed it):
     # their own draft now holds the newest text, so the kept one must not mask it.
     Draft.objects.filter(learner=user, question=question, logged_out=True).delete()

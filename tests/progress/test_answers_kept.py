@@ -402,3 +402,40 @@ def test_an_answer_stored_before_its_key_was_corrected_and_sent_again_is_its_fee
     assert "This question was corrected after you opened it" not in response.content.decode()
     assert Attempt.objects.get().revision.number == 1
     assert not Draft.objects.exists()
+
+
+def test_a_draft_that_arrives_after_its_form_was_answered_is_not_kept(
+    seeds_imported, post_answer, phase_token, learner_client
+):
+    # htmx saved the draft 800 ms after the last key, and the answer sent just after it
+    # was stored first: kept, the draft brought the answered question back as a form
+    # saying "Your unsent answer was kept", and the learner sent it a second time.
+    token = phase_token("q-10-03")
+    post_answer("q-10-03", text="identity path", token=token)
+
+    response = learner_client.post(
+        "/question/q-10-03/draft/",
+        {"token": token, "text": "identity pa"},
+        headers={"HX-Request": "true"},
+    )
+
+    assert response.status_code == 204
+    assert not Draft.objects.exists()
+    html = learner_client.get("/phase/10/").content.decode()
+    assert "Your unsent answer was kept" not in html
+
+
+def test_a_draft_written_on_after_its_forms_answer_is_kept(
+    seeds_imported, post_answer, phase_token, learner_client, learner
+):
+    # The reply was lost, the form stayed, and the learner wrote on in it.
+    token = phase_token("q-10-03")
+    post_answer("q-10-03", text="identity path", token=token)
+
+    learner_client.post(
+        "/question/q-10-03/draft/",
+        {"token": token, "text": "identity path, and the gradient"},
+        headers={"HX-Request": "true"},
+    )
+
+    assert Draft.objects.get(learner=learner).answer["text"] == "identity path, and the gradient"
