@@ -1,8 +1,9 @@
 // What a learner typed in the last moments before leaving the page is kept as a draft.
 // htmx saves a draft 800 ms after typing stops; a click on a link, another form sent
 // (the language switch) or the page going away in that gap would lose the last words.
-// Those fields are sent at once with navigator.sendBeacon (the form's CSRF and
-// submission token lines included), before the navigation's own request. Another form
+// Those fields are sent at once, in a request the browser keeps going as the page goes
+// (the form's CSRF and submission token lines included), before the navigation's own
+// request. Another form
 // sent (the language switch, logging out) waits for them instead, a second at most: the
 // switch reloads the same question, whose box came back empty when its draft, sent
 // beside it, was stored after the page was read; a reload finds them in this tab.
@@ -15,13 +16,27 @@
     return target && target.matches && target.matches("form.answer-form [data-hx-post]");
   }
 
+  // A field's draft sent now, kept going by the browser if the page goes meanwhile:
+  // a keepalive fetch (its promise settles once the server has it), else a beacon.
+  function send(field) {
+    var url = field.getAttribute("data-hx-post");
+    var body = new FormData(field.form);
+    if (window.fetch) {
+      return fetch(url, { method: "POST", body: body, credentials: "same-origin", keepalive: true })
+        .catch(function () { /* kept if the server took it */ });
+    }
+    if (navigator.sendBeacon) navigator.sendBeacon(url, body);
+    return Promise.resolve();
+  }
+
+  // Every unsaved field's draft sent now, but those of the form `except` (being sent).
   function flush(except) {
+    var sent = [];
     unsaved.forEach(function (field) {
-      var form = field.closest("form");
-      if (!form || form === except || !navigator.sendBeacon) return;
-      navigator.sendBeacon(field.getAttribute("data-hx-post"), new FormData(form));
+      if (field.form && field.form !== except) sent.push(send(field));
     });
     unsaved.clear();
+    return sent;
   }
 
   document.addEventListener("input", function (event) {
@@ -34,12 +49,6 @@
     });
   });
 
-  function stored(field) {
-    return fetch(field.getAttribute("data-hx-post"), {
-      method: "POST", body: new FormData(field.form), credentials: "same-origin", keepalive: true
-    }).catch(function () { /* as a beacon's: kept if the server takes it */ });
-  }
-
   document.addEventListener("submit", function (event) {
     var form = event.target;
     unsaved.forEach(function (field) { if (field.form === form) unsaved.delete(field); });
@@ -50,8 +59,7 @@
       return;
     }
     event.preventDefault();
-    var saves = Array.from(unsaved).filter(function (field) { return field.form; }).map(stored);
-    unsaved.clear();
+    var saves = flush(form);
     var waited = new Promise(function (resolve) { setTimeout(resolve, 1000); });
     Promise.race([Promise.all(saves), waited]).then(function () {
       form.requestSubmit(event.submitter || undefined);
@@ -61,7 +69,7 @@
     var link = event.target.closest && event.target.closest("a[href]");
     if (link && !link.hasAttribute("data-hx-get")) flush(null);
   }, true);
-  // A reload (F5) asks for the page before that beacon is stored: the box came back
+  // A reload (F5) asks for the page before that draft is stored: the box came back
   // empty, its words stored a moment later, and the learner would type them again. They
   // are kept for this tab (sessionStorage) as the page goes and put back once, into the
   // same box, when the same page loads within seconds; any other page drops them, so a
@@ -74,7 +82,7 @@
     if (!Object.keys(values).length) return;
     try {
       sessionStorage.setItem(keptKey, JSON.stringify({ page: here, at: Date.now(), values: values }));
-    } catch (e) { /* storage refused: the beacon still keeps them */ }
+    } catch (e) { /* storage refused: the request sent as the page goes still keeps them */ }
   }
   window.addEventListener("pagehide", function () { keepForReload(); flush(null); });
   window.addEventListener("pageshow", function (event) {  // back from the cache: another page
