@@ -35,7 +35,8 @@ class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
 
     def get_list_display(self, request):
         # "state" reads its maker's rights once per maker and cohort in this list.
-        return [*self.list_display[:-1], self.state_column()]
+        state = self.state_column()
+        return [state if name == "state" else name for name in self.list_display]
 
     def state_column(self):
         rights = {}  # (maker, cohort) -> may the maker still invite into it
