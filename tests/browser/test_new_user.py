@@ -333,23 +333,29 @@ def test_words_typed_right_before_leaving_the_page_are_kept(browser, site, langu
     assert errors == []
 
 
-def test_words_typed_right_before_a_language_switch_are_in_the_box_it_reloads(
-    browser, site, monkeypatch
-):
-    """The switch reloads the same question in the other language: its box must hold
-    the words typed just before, not come back empty while their draft, sent beside the
-    switch, is still being stored (a learner would think them lost and type again)."""
+def drafts_stored_late(monkeypatch) -> None:
+    """A busy server: each draft is stored half a second after it arrives, after the
+    language switch or the reload sent just behind it."""
     import time
 
     from progress import views
 
     store = views.draft_submit
 
-    def draft_submit_slowly(**kwargs):  # a busy server: the draft lands after the switch
+    def draft_submit_slowly(**kwargs):
         time.sleep(0.5)
         store(**kwargs)
 
     monkeypatch.setattr(views, "draft_submit", draft_submit_slowly)
+
+
+def test_words_typed_right_before_a_language_switch_are_in_the_box_it_reloads(
+    browser, site, monkeypatch
+):
+    """The switch reloads the same question in the other language: its box must hold
+    the words typed just before, not come back empty while their draft, sent beside the
+    switch, is still being stored (a learner would think them lost and type again)."""
+    drafts_stored_late(monkeypatch)
     page, errors = learner_page(browser, site, "hasty-switch", "en")
     page.goto(site + "/phase/10/")
     box = page.get_by_label("Your answer")
@@ -370,17 +376,7 @@ def test_words_typed_right_before_a_reload_are_in_the_box_it_reloads(browser, si
     """F5 just after typing asks for the page before the draft the beacon sends as the
     page goes is stored: the box came back empty (its words stored a moment later), and
     the learner would think them lost and type again."""
-    import time
-
-    from progress import views
-
-    store = views.draft_submit
-
-    def draft_submit_slowly(**kwargs):  # a busy server: the draft lands after the reload
-        time.sleep(0.5)
-        store(**kwargs)
-
-    monkeypatch.setattr(views, "draft_submit", draft_submit_slowly)
+    drafts_stored_late(monkeypatch)
     page, errors = learner_page(browser, site, "hasty-reload", "en")
     page.goto(site + "/phase/10/")
     box = page.locator("#q-10-03").get_by_label("Your answer")

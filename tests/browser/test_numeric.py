@@ -114,15 +114,21 @@ def test_an_explanation_that_is_a_number_stays_inside_the_card_on_a_phone(
     assert inside
 
 
-def test_a_huge_number_read_back_stays_inside_the_card_on_a_phone(page, site):
-    """A 38-digit answer is read back as one unbroken run of digits ("Read as
-    100000…"): it used to run out of the card and make a phone's page scroll sideways,
-    zoomed out, with Answer again no longer where the finger sees it."""
+def huge_number_on_a_phone(page, site):
+    """A new learner on a 360 px phone with 38 nines typed into q-91-01: its card."""
     create_account(page, site)
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(f"{site}/phase/91/")
     card = page.locator("#q-91-01")
     card.get_by_label("Your answer (a number)").fill("9" * 38)
+    return card
+
+
+def test_a_huge_number_read_back_stays_inside_the_card_on_a_phone(page, site):
+    """A 38-digit answer is read back as one unbroken run of digits ("Read as
+    100000…"): it used to run out of the card and make a phone's page scroll sideways,
+    zoomed out, with Answer again no longer where the finger sees it."""
+    card = huge_number_on_a_phone(page, site)
 
     card.get_by_role("button", name="Check answer").click()
     card.get_by_role("heading", name="Not quite").wait_for()
@@ -136,11 +142,7 @@ def test_a_huge_number_read_back_stays_inside_the_card_on_a_phone(page, site):
 def test_a_huge_answer_that_stands_stays_inside_the_card_on_a_phone(page, site):
     """A refused answer brings the form back with the answer that stands, quoted: a
     long run of digits (or of letters, in a free answer) must wrap there too."""
-    create_account(page, site)
-    page.set_viewport_size({"width": 360, "height": 740})
-    page.goto(f"{site}/phase/91/")
-    card = page.locator("#q-91-01")
-    card.get_by_label("Your answer (a number)").fill("9" * 38)
+    card = huge_number_on_a_phone(page, site)
     card.get_by_role("button", name="Check answer").click()
     card.get_by_role("link", name="Answer again").click()
 
