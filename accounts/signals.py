@@ -1,12 +1,14 @@
-"""Audit and language hooks on Django's authentication signals; setup links voided
-when an account is created, a maker's invites ended when theirs is deleted."""
+"""Audit and language hooks on Django's authentication signals; a new account's name
+checked however it is made, setup links voided when an account is created, a maker's
+invites ended when theirs is deleted."""
 
 import hashlib
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.signals import user_logged_in, user_logged_out, user_login_failed
-from django.db.models.signals import post_save, pre_delete
+from django.core.exceptions import ValidationError
+from django.db.models.signals import post_save, pre_delete, pre_save
 from django.dispatch import receiver
 from django.utils import timezone
 
@@ -14,6 +16,7 @@ from audit.enums import AuditKind
 from audit.services import audit_record, client_ip
 from portal.counters import count_up
 
+from .forms import check_username
 from .models import Profile
 from .services import invites_of_maker_end, login_key, setup_links_void
 from .throttle import ANY_ACCOUNT
@@ -69,6 +72,22 @@ def _first_refusal(subject: str, request, locked_until) -> bool:
     wait = max(locked_until - timezone.now(), timedelta(0)) + timedelta(seconds=1)
     key = hashlib.sha256(f"{client_ip(request)}:{subject}".encode()).hexdigest()
     return count_up(f"login-refused:{key}", wait) == 1
+
+
+@receiver(pre_save, sender=settings.AUTH_USER_MODEL)
+def on_account_saving(sender, instance, raw=False, **kwargs):
+    """A new account's name meets the pages' rules however it is made: `createsuperuser`
+    and code calling `create_user` did not check it, and a name taken in another case
+    ended in the unique index's IntegrityError, a traceback. A ValidationError is what
+    `createsuperuser` reports as a one-line error. The pages' forms check first, so
+    their user sees it beside the field; this second look costs one read of the names."""
+    if not instance._state.adding or raw:
+        return
+    username = instance.get_username()
+    if sender.objects.filter(username__iexact=username).exists():
+        field = sender._meta.get_field(sender.USERNAME_FIELD)
+        raise ValidationError(field.error_messages["unique"], code="unique")
+    check_username(username)
 
 
 @receiver(post_save, sender=settings.AUTH_USER_MODEL)

@@ -7,6 +7,7 @@ from django.contrib import admin, messages
 from django.contrib.auth import get_user_model, login, logout
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
@@ -88,6 +89,8 @@ def _link_page(request, *, token, model, redeem, template):
             # Django's own words for a taken name, as the form's check says them.
             username = get_user_model()._meta.get_field("username")
             form.add_error("username", username.error_messages["unique"])
+        except ValidationError as refused:  # one like it was made meanwhile (signals.py)
+            form.add_error("username", refused)
         else:
             login(request, user, backend=BACKEND)
             # The browser that made the account is the account's own (accounts/throttle.py):

@@ -1,8 +1,11 @@
 """Usernames chosen on an invite: taken in another case or at the same moment, held
 after many refusals, accented or in another alphabet, or looking like a taken one."""
 
+from io import StringIO
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
 
 from accounts import services
 from accounts.models import Invite
@@ -253,3 +256,41 @@ def test_invite_username_taken_in_another_case_between_the_check_and_the_save_is
     assert "A user with that username already exists." in response.content.decode()
     assert not User.objects.filter(username="ana").exists()
     assert Invite.objects.get().used_at is None
+
+
+def test_invite_username_made_to_look_alike_meanwhile_is_refused(client, monkeypatch):
+    """The other request's name is not the same but looks it: the account's own check,
+    made as it is saved, refuses it on the form, not with a 500."""
+    _invite, url = invite_create()
+    create = services._user_create
+
+    def other_request_first(**fields):
+        UserFactory(username="1ucia")  # the other request's insert
+        return create(**fields)
+
+    monkeypatch.setattr(services, "_user_create", other_request_first)
+
+    response = client.post(link_path(url), account_form("lucia"))
+
+    assert response.status_code == 200
+    assert "looks the same as one already taken" in response.content.decode()
+    assert not User.objects.filter(username="lucia").exists()
+    assert Invite.objects.get().used_at is None
+
+
+@pytest.mark.parametrize(
+    ("taken", "asked", "said"),
+    [
+        ("Zed", "zed", "A user with that username already exists."),
+        ("lucia", "1ucia", "looks the same as one already taken"),
+    ],
+)
+def test_createsuperuser_refuses_a_taken_name_in_one_line(taken, asked, said):
+    """`createsuperuser` checks only the exact name: a case variant met the unique index
+    as an IntegrityError traceback, and a look-alike was made."""
+    UserFactory(username=taken)
+
+    with pytest.raises(CommandError, match=said):
+        call_command("createsuperuser", "--noinput", username=asked, email="", stdout=StringIO())
+
+    assert list(User.objects.values_list("username", flat=True)) == [taken]

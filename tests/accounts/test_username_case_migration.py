@@ -6,9 +6,8 @@ from types import SimpleNamespace
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.db import connection
-
-from tests.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -18,8 +17,9 @@ migration = importlib.import_module("accounts.migrations.0007_username_unique_wh
 def test_the_migration_names_usernames_that_differ_only_in_case():
     with connection.cursor() as cursor:  # as before the migration (rolled back after)
         cursor.execute(f"DROP INDEX {migration.INDEX}")
-    for name in ("Zed", "zed", "ana", "KIM", "Kim"):
-        UserFactory(username=name)
+    # Made before the index and before names were checked as accounts are saved.
+    User = get_user_model()
+    User.objects.bulk_create(User(username=name) for name in ("Zed", "zed", "ana", "KIM", "Kim"))
     editor = SimpleNamespace(connection=connection)
 
     with pytest.raises(RuntimeError) as refused:
