@@ -31,6 +31,25 @@ def count_up(key: str, window: timedelta) -> int:
     return _upsert(key, timezone.now(), window)
 
 
+def count_back(key: str) -> None:
+    """Take back one count of `key` in its live window (a request counted that turned
+    out to add nothing, such as a repeat of a stored answer); nothing when its window
+    is over or its count is 0. Rare, so written plainly: no statement of its own on
+    the common path."""
+    if settings.COUNTS_IN_CACHE:
+        key = f"count:{key}"
+        try:
+            left = cache.decr(key)
+        except ValueError:  # the window is over
+            return
+        if left < 0:  # expired between the cache's EXISTS and DECR: made again, unbounded
+            cache.delete(key)
+        return
+    WindowCount.objects.filter(key=key, expires_at__gt=timezone.now(), count__gt=0).update(
+        count=F("count") - 1
+    )
+
+
 def counts_clear_ended() -> int:
     """Delete the rows of windows that are over; how many. A key's own row is started
     over in place, so the table holds one row per learner, link or refused login

@@ -12,13 +12,22 @@ from datetime import timedelta
 
 from django.conf import settings
 
-from portal.counters import count_up
+from portal.counters import count_back, count_up
 
 MINUTE = timedelta(minutes=1)
 
 
 def answer_pace_take(user) -> bool:
     """Count one answer of `user` in this minute; False when it is one too many."""
+    return count_up(_key(user), MINUTE) <= settings.ANSWERS_PER_MINUTE
+
+
+def answer_pace_give_back(user) -> None:
+    """Take back the count of an answer that stored nothing (a double click's second
+    post, a retry after a lost reply): only what is stored counts against the pace."""
+    count_back(_key(user))
+
+
+def _key(user) -> str:
     # date_joined: a new account that reuses a deleted one's id starts its own count.
-    key = f"answer-pace:{user.pk}:{user.date_joined.timestamp()}"
-    return count_up(key, MINUTE) <= settings.ANSWERS_PER_MINUTE
+    return f"answer-pace:{user.pk}:{user.date_joined.timestamp()}"

@@ -21,7 +21,7 @@ from ..models import Attempt, Draft, LearnerQuestion, ReviewCard
 from ..tokens import LOGGED_OUT_MAX_AGE, MAX_AGE, BadToken, SubmissionToken, token_read
 from .attempts import attempt_sent, attempt_store
 from .drafts import draft_overtaken, draft_save
-from .pace import answer_pace_take
+from .pace import answer_pace_give_back, answer_pace_take
 from .refusals import MAX_KEPT_CHARS, answer_too_long, number_refusal
 from .standings import AnsweredSince
 
@@ -325,8 +325,10 @@ def answer_submit(
             )
     except AnsweredSince:
         raise FormOfEarlierAnswer(keep=kept) from None
-    if not stored["created"] and stored["attempt"].answer != answer:
-        raise FormSentAlready(keep=kept)  # a double click sends the same answer: its feedback
+    if not stored["created"]:
+        answer_pace_give_back(user)  # stored nothing
+        if stored["attempt"].answer != answer:
+            raise FormSentAlready(keep=kept)  # a double click sends the same answer
     return Answered(revision=revision, **stored)
 
 

@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from portal.counters import count_up
+from portal.counters import count_back, count_up
 from portal.models import WindowCount
 
 pytestmark = pytest.mark.django_db
@@ -135,3 +135,40 @@ def test_a_count_the_cache_made_again_without_expiry_gets_its_window_back(in_cac
 
     assert count_up("race", WINDOW) == 1
     assert touched == [(key, 60)]
+
+
+@pytest.mark.parametrize("where", ["in_database", "in_cache"])
+def test_a_count_taken_back_leaves_room_for_one_more(where, request):
+    request.getfixturevalue(where)
+    count_up("back", WINDOW)
+    count_up("back", WINDOW)
+
+    count_back("back")
+
+    assert count_up("back", WINDOW) == 2
+
+
+@pytest.mark.parametrize("where", ["in_database", "in_cache"])
+def test_no_count_is_taken_back_below_nothing_or_from_a_window_that_is_over(where, request):
+    request.getfixturevalue(where)
+    count_back("never")  # no window at all
+    count_up("over", WINDOW)
+    count_back("over")
+    count_back("over")  # already at 0
+
+    assert count_up("never", WINDOW) == 1
+    assert count_up("over", WINDOW) == 1
+
+
+def test_a_count_taken_back_from_a_key_that_expired_meanwhile_is_not_left_unbounded(
+    in_cache, monkeypatch
+):
+    """Redis: DECR on a key that expired after decr()'s EXISTS makes it again at -1,
+    with no expiry; it is deleted, so the next count starts a window of its own."""
+    monkeypatch.setattr(cache, "decr", lambda name, delta=1: -1)
+    deleted = []
+    monkeypatch.setattr(cache, "delete", deleted.append)
+
+    count_back("race")
+
+    assert deleted == ["count:race"]

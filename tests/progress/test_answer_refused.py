@@ -377,3 +377,21 @@ def test_another_answer_on_a_sent_form_at_the_pace_limit_is_a_conflict(
     assert response.status_code == 409
     assert ">\nsecond answer, kept</textarea>" in response.content.decode()
     assert Attempt.objects.get().answer == {"text": "first answer"}
+
+
+def test_repeats_of_stored_answers_do_not_count_against_the_pace(
+    seeds_imported, post_answer, phase_token, settings
+):
+    """A double click's second post stores nothing: counted, three double clicks used
+    up a minute of 4 answers, and the fourth answer was refused 'wait a minute'."""
+    settings.ANSWERS_PER_MINUTE = 4
+    for code, choice in (("q-10-01", ["A"]), ("q-10-02", ["B"]), ("q-10-03", None)):
+        token = phase_token(code)
+        answer = {"choice": choice} if choice else {"text": "identity path"}
+        for _ in range(2):  # the click and its double
+            assert post_answer(code, token=token, **answer).status_code == 200
+
+    response = post_answer("q-10-03", text="a fourth answer, another one")
+
+    assert response.status_code == 200
+    assert Attempt.objects.count() == 4
