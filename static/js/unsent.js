@@ -28,9 +28,20 @@
 
   document.body.addEventListener("htmx:sendError", failed);
   document.body.addEventListener("htmx:responseError", failed);
+  // A new send clears what the last one was told: this script's message, and a refusal
+  // the portal put above the card's body (a 413: the text too large to read stays in
+  // its box), which a second refusal would otherwise stack above the first.
   document.body.addEventListener("htmx:beforeRequest", function (event) {
     var form = answerForm(event);
-    var message = form && form.querySelector("p.send-failed");
+    if (!form) return;
+    var message = form.querySelector("p.send-failed");
     if (message) message.remove();
+    var body = form.closest(".question-body");
+    var above = body && body.previousElementSibling;
+    while (above && above.matches("div.problem")) {
+      var told = above;
+      above = above.previousElementSibling;
+      told.remove();
+    }
   });
 })();

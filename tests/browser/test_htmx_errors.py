@@ -3,6 +3,7 @@
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from progress.models import Attempt
 from quizzes.models import Question
@@ -129,6 +130,26 @@ def test_an_answer_too_large_to_read_leaves_its_text_in_the_box(page, site, sett
 
     page.get_by_text("What you sent is too large (over 1.0 MB): nothing was recorded.").wait_for()
     assert box.input_value() == text
+
+
+def test_an_answer_too_large_sent_twice_shows_one_message(page, site, settings):
+    """The message goes above the card's body, the text left in its box; a second send
+    stacked a second message above the first."""
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 2**20
+    _open_phase(page, site, "en")
+    card = page.locator("#q-10-03")
+    card.locator("#q-10-03-text").fill("identity " * 130_000)
+    button = card.get_by_role("button", name="Check answer")
+    message = card.get_by_text("What you sent is too large (over 1.0 MB): nothing was recorded.")
+
+    button.click()
+    message.wait_for()
+    expect(button).to_be_enabled()
+    with page.expect_response("**/question/q-10-03/answer/"):
+        button.click()
+    expect(button).to_be_enabled()
+
+    expect(message).to_have_count(1)
 
 
 @pytest.mark.parametrize("fault", ["reply lost", "offline", "server error"])
