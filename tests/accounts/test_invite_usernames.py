@@ -6,6 +6,7 @@ from io import StringIO
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.db.models.signals import pre_save
 
 from accounts import services
 from accounts.models import Invite
@@ -28,22 +29,37 @@ def test_invite_username_taken_in_another_case_is_refused(client):
     assert User.objects.count() == 1
 
 
-def test_invite_username_taken_between_the_check_and_the_save_is_refused(client, monkeypatch):
-    """Two people redeeming invites with one name at the same moment both pass the
-    form's check; the second save meets the unique index and is told so, not a 500."""
-    _invite, url = invite_create()
+def _other_request_makes_first(monkeypatch, username: str) -> None:
+    """Another request's account, made between this one's form check and its save."""
     create = services._user_create
 
     def other_request_first(**fields):
-        UserFactory(username=fields["username"])  # the other request's insert
+        UserFactory(username=username)
         return create(**fields)
 
     monkeypatch.setattr(services, "_user_create", other_request_first)
 
-    response = client.post(link_path(url), account_form("ana"))
+
+@pytest.mark.parametrize(
+    ("other", "asked", "said"),
+    [
+        ("ana", "ana", "A user with that username already exists."),
+        ("1ucia", "lucia", "looks the same as one already taken"),
+    ],
+)
+def test_invite_username_taken_between_the_check_and_the_save_is_refused(
+    client, monkeypatch, other, asked, said
+):
+    """Two people redeeming invites at the same moment with one name, or two that look
+    alike, both pass the form's check; the account's own check as it is saved refuses
+    the second on the form, not with a 500."""
+    _invite, url = invite_create()
+    _other_request_makes_first(monkeypatch, other)
+
+    response = client.post(link_path(url), account_form(asked))
 
     assert response.status_code == 200
-    assert "A user with that username already exists." in response.content.decode()
+    assert said in response.content.decode()
     assert Invite.objects.get().used_at is None
 
 
@@ -237,44 +253,25 @@ def test_a_refused_form_focuses_the_field_in_error(client, changes, focused):
 
 
 def test_invite_username_taken_in_another_case_between_the_check_and_the_save_is_refused(
-    client, monkeypatch
+    client,
 ):
     """Two invites redeemed at the same moment as "ANA" and "ana" (two app servers) both
-    pass the form's check, which ignores case; the database refuses the second."""
+    pass every check before either inserts; the database's index refuses the second,
+    and the form says so, not a 500."""
     _invite, url = invite_create()
-    create = services._user_create
 
-    def other_request_first(**fields):
-        UserFactory(username=fields["username"].upper())  # the other request's insert
-        return create(**fields)
+    def other_request_inserts(sender, instance, **kwargs):  # after the account's check
+        User.objects.bulk_create([User(username=instance.username.upper())])
 
-    monkeypatch.setattr(services, "_user_create", other_request_first)
-
-    response = client.post(link_path(url), account_form("ana"))
+    pre_save.connect(other_request_inserts, sender=User, dispatch_uid="other-request")
+    try:
+        response = client.post(link_path(url), account_form("ana"))
+    finally:
+        pre_save.disconnect(sender=User, dispatch_uid="other-request")
 
     assert response.status_code == 200
     assert "A user with that username already exists." in response.content.decode()
     assert not User.objects.filter(username="ana").exists()
-    assert Invite.objects.get().used_at is None
-
-
-def test_invite_username_made_to_look_alike_meanwhile_is_refused(client, monkeypatch):
-    """The other request's name is not the same but looks it: the account's own check,
-    made as it is saved, refuses it on the form, not with a 500."""
-    _invite, url = invite_create()
-    create = services._user_create
-
-    def other_request_first(**fields):
-        UserFactory(username="1ucia")  # the other request's insert
-        return create(**fields)
-
-    monkeypatch.setattr(services, "_user_create", other_request_first)
-
-    response = client.post(link_path(url), account_form("lucia"))
-
-    assert response.status_code == 200
-    assert "looks the same as one already taken" in response.content.decode()
-    assert not User.objects.filter(username="lucia").exists()
     assert Invite.objects.get().used_at is None
 
 
