@@ -205,7 +205,7 @@ class CohortAdmin(
 
     def learner_view(self, request, pk, learner_id):
         cohort = self._cohort(request, pk)
-        learner = get_object_or_404(cohort.learners.filter(is_staff=False), pk=learner_id)
+        learner = get_object_or_404(cohort.counted_learners(), pk=learner_id)
         title = _("%(learner)s in %(cohort)s") % {
             "learner": learner.get_username(),
             "cohort": cohort.name,
@@ -256,7 +256,7 @@ class CohortAdmin(
         """Mark one attempt right or wrong with a reason. Only an attempt of a learner
         in a cohort the instructor teaches: anything else is a 404."""
         cohort = self._cohort(request, pk)
-        learner = get_object_or_404(cohort.learners.filter(is_staff=False), pk=learner_id)
+        learner = get_object_or_404(cohort.counted_learners(), pk=learner_id)
         attempt = get_object_or_404(
             Attempt.objects.select_related("question"), pk=attempt_id, learner=learner
         )

@@ -112,7 +112,7 @@ def cohort_memory(
     )
     learners = {
         pk: LearnerMemory(pk, username)
-        for pk, username in cohort.learners.filter(is_staff=False)
+        for pk, username in cohort.counted_learners()
         .order_by("username")
         .values_list("id", "username")
     }
@@ -210,9 +210,7 @@ def memory_csv_rows(*, cohort: Cohort, now: datetime | None = None) -> Iterator[
 
 
 def _memory_csv_rows(*, cohort: Cohort, now: datetime, zone) -> Iterator[list]:
-    learners = list(
-        cohort.learners.filter(is_staff=False).order_by("username").values_list("id", "username")
-    )
+    learners = list(cohort.counted_learners().order_by("username").values_list("id", "username"))
     order = {
         pk: (index, code)
         for index, (pk, code) in enumerate(

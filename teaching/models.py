@@ -53,6 +53,20 @@ class Cohort(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def counted_learners(self):
+        """The cohort's learners as every figure, list and regrade counts them (see
+        `memberships`)."""
+        return self.learners.filter(is_staff=False)
+
+
+def memberships(**where):
+    """Membership rows of cohorts, filtered by `where` (cohort=..., cohort__in=...), as
+    the portal counts learners: staff accounts among a cohort's learners (an instructor
+    trying the quizzes, a learner promoted to teach another cohort) are left out of
+    every figure, list and regrade, and of what an instructor may read (red teams 10
+    and 19)."""
+    return Cohort.learners.through.objects.filter(user__is_staff=False, **where)
+
 
 class RegradeCheck(models.Model):
     """An attempt a regrade graded again against a revision's key and left as it stood

@@ -6,7 +6,7 @@ from django.db.models import Q
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
 
-from .models import Cohort
+from .models import Cohort, memberships
 
 
 def users_in_scope(user):
@@ -14,9 +14,7 @@ def users_in_scope(user):
     teach, and themselves. A subquery; superusers are not limited (callers check). Staff
     among a cohort's learners are left out, as of every figure (`cohort_learner_ids`):
     another instructor's audit trail tells of other cohorts (red team 10)."""
-    members = Cohort.learners.through.objects.filter(
-        cohort__in=Cohort.objects.taught_by(user), user__is_staff=False
-    )
+    members = memberships(cohort__in=Cohort.objects.taught_by(user))
     return (
         get_user_model()
         .objects.filter(Q(pk__in=members.values("user_id")) | Q(pk=user.pk))
@@ -32,9 +30,7 @@ def learners_taught(user):
     no page (red team 19)."""
     if user.is_superuser:
         return None
-    return Cohort.learners.through.objects.filter(
-        cohort__in=Cohort.objects.taught_by(user), user__is_staff=False
-    ).values("user_id")
+    return memberships(cohort__in=Cohort.objects.taught_by(user)).values("user_id")
 
 
 class HiddenObjectAdminMixin:

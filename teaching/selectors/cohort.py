@@ -7,7 +7,7 @@ from django.db.models.functions import Coalesce
 from progress.models import Attempt
 from progress.selectors import checkable
 
-from ..models import Cohort
+from ..models import Cohort, memberships
 
 
 def raw_rows(queryset) -> list[tuple]:
@@ -22,9 +22,7 @@ def cohort_learner_ids(cohort):
     """The cohort's learner ids as a subquery (`cohort`: a Cohort, or an expression such
     as OuterRef("pk") inside a subquery). Staff accounts (an instructor trying the
     quizzes) are left out of every figure."""
-    return Cohort.learners.through.objects.filter(cohort=cohort, user__is_staff=False).values(
-        "user_id"
-    )
+    return memberships(cohort=cohort).values("user_id")
 
 
 def learners_counted():
@@ -32,9 +30,7 @@ def learners_counted():
     subquery per row. Staff in its learners are left out, as of the results and every
     other figure: an instructor added as a member would make the list say 3 and the
     results 2."""
-    members = Cohort.learners.through.objects.filter(
-        cohort=OuterRef("pk"), user__is_staff=False
-    ).order_by()
+    members = memberships(cohort=OuterRef("pk")).order_by()
     counted = members.annotate(one=Value(1)).values("one").annotate(n=Count("pk")).values("n")
     return Coalesce(Subquery(counted), 0)
 

@@ -58,9 +58,7 @@ def learner_table(
 ) -> LearnerTable:
     """The table for the shown `phases`, read from the running counts per learner and
     phase (LearnerPhase), one narrow row each, instead of grouping every standing."""
-    learners = list(
-        cohort.learners.filter(is_staff=False).order_by("username").values_list("id", "username")
-    )
+    learners = list(cohort.counted_learners().order_by("username").values_list("id", "username"))
     phase_sizes = [per_phase_total[p.pk] for p in phases]
     rows = {
         learner_id: LearnerRow(learner_id, username, phase_sizes)
