@@ -170,6 +170,22 @@ CASES = {
         "q-01-01",
         "'title' needs an English ('en') text",
     ),
+    # A plain-string text YAML reads as something else gets the hint a mapping's does
+    # (author walk 1 of round 2: `title: No` was only "must be text or a mapping").
+    "plain text read as true/false": (
+        "title: {en: Pick B}",
+        "title: No",
+        8,
+        "q-01-01",
+        "'title' must be text or a mapping of en/es to text, not true/false (put it in quotes)",
+    ),
+    "plain option text read as a number": (
+        "text: {en: Not this}",
+        "text: 1.5",
+        11,
+        "q-01-01",
+        "'text' must be text or a mapping of en/es to text, not a number (put it in quotes)",
+    ),
     "duplicate id within a file": (
         "id: q-01-02",
         "id: q-01-01",
