@@ -13,7 +13,7 @@ from portal.languages import LANGUAGE_CODES
 from . import grading
 from .documents import PhaseDoc, Problem, QuestionDoc, quoted, shortened
 from .grading.explain import key_explain
-from .grading.numeric import MAX_CHARS, magnitude_readable
+from .grading.numeric import MAX_CHARS, magnitude_readable, plain
 from .grading.text import words
 from .grading.vocabulary import vocabulary_load
 from .schema import id_is_valid, schema
@@ -226,7 +226,7 @@ NUMBER_REFUSALS = {
     "unit": "only the question's unit may follow the number",
     "long": f"over {MAX_CHARS} characters",
     "range": "beyond 1e99 or below 1e-99",
-    "unreadable": "not a number",
+    "unreadable": "no number written as 3.5, 3,5 or 2.4e9",
 }
 
 
@@ -243,7 +243,11 @@ def example_problems(phase: PhaseDoc) -> list[Problem]:
         for number, example in enumerate(question.examples, start=1):
             refused = _number_refused(question, example.answer)
             if refused:
-                message = f'example {number} ("{_shown(example.answer)}") {refused}'
+                message = (
+                    f'example {number} ("{_shown(example.answer)}") {refused}: a learner '
+                    "who sends it is asked to write a number, and nothing is graded, so it "
+                    "tests nothing; write examples as numbers"
+                )
                 problems.append(Problem(phase.path, example.line, question.code, message))
                 continue
             result = grading.grade(
@@ -266,7 +270,10 @@ def example_problems(phase: PhaseDoc) -> list[Problem]:
 
 def _graded_why(*, question: QuestionDoc, result: grading.Grade, answer: str) -> str:
     """Why a free example got its grade, so its author knows which line of the key to
-    edit: the rejected mention that fired and where, or the mentions found."""
+    edit: the rejected mention that fired and where, or the mentions found; a numeric
+    example's, the number read and the range the key allows."""
+    if question.kind == "numeric":
+        return _numeric_why(question, answer)
     if question.kind != "free":
         return ""
     if result.rejected:
@@ -281,3 +288,17 @@ def _graded_why(*, question: QuestionDoc, result: grading.Grade, answer: str) ->
     said = f": mentions found: {found} ({len(result.found)} of {needed} needed)"
     negated = ", ".join(str(i + 1) for i in result.negated)
     return said + (f"; read as negated: {negated}" if negated else "")
+
+
+def _numeric_why(question: QuestionDoc, answer: str) -> str:
+    """`: read as 995; 1000 ± 5 allows 995 to 1005, both included`: an author who meant
+    the example to be wrong sees that the bounds are right, and edits the tolerance."""
+    key = grading.numeric_key(question.numeric)
+    read = plain(grading.number_read(answer, units=key.units))
+    tolerance = plain(key.tolerance) + ("%" if key.relative else "")
+    if not key.margin:
+        return f": read as {read}; with no tolerance only {plain(key.answer)} is right"
+    low, high = plain(key.answer - key.margin), plain(key.answer + key.margin)
+    return (
+        f": read as {read}; {plain(key.answer)} ± {tolerance} allows {low} to {high}, both included"
+    )

@@ -169,6 +169,41 @@ BAD = {
         'example 2 ("1,000") is not read as a number (a point or comma before three '
         "digits may be a thousands mark)",
     ),
+    # A refused example is never graded, and the message says so (author walk 1, round 2).
+    "example in words": (
+        '{answer: "7", right: false}',
+        '{answer: "about 7", right: false}',
+        44,
+        'example 2 ("about 7") is not read as a number (no number written as 3.5, 3,5 or '
+        "2.4e9): a learner who sends it is asked to write a number, and nothing is graded",
+    ),
+    # A numeric example graded otherwise says what was read and the range the key allows,
+    # as a free one says the mentions found (author walk 1, round 2).
+    "example wrong on the bound": (
+        '{answer: "7", right: false}',
+        '{answer: "3.55 GB", right: false}',
+        44,
+        'example 2 ("3.55 GB") expected wrong, graded right: read as 3.55; 3.5 ± 0.05 '
+        "allows 3.45 to 3.55, both included",
+    ),
+    "example right outside a relative tolerance": (
+        "tolerance: 0.05\n    unit: {en: GB, es: GB}\n    explanation: {en: Two bytes each.}\n"
+        '    examples:\n      - {answer: "3,5", right: true}',
+        'tolerance: "2%"\n    unit: {en: GB, es: GB}\n    explanation: {en: Two bytes each.}\n'
+        '    examples:\n      - {answer: "3,6", right: true}',
+        43,
+        'example 1 ("3,6") expected right, graded wrong: read as 3.6; 3.5 ± 2% allows 3.43 '
+        "to 3.57, both included",
+    ),
+    "example right with no tolerance": (
+        "    tolerance: 0.05\n    unit: {en: GB, es: GB}\n    explanation: {en: Two bytes each.}\n"
+        '    examples:\n      - {answer: "3,5", right: true}',
+        "    unit: {en: GB, es: GB}\n    explanation: {en: Two bytes each.}\n"
+        '    examples:\n      - {answer: "3,49", right: true}',
+        42,
+        'example 1 ("3,49") expected right, graded wrong: read as 3.49; with no tolerance '
+        "only 3.5 is right",
+    ),
 }
 
 
