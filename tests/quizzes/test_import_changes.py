@@ -247,6 +247,26 @@ def test_import_records_changes_impact_and_regrade_in_the_audit_event(write_quiz
     }
 
 
+def test_import_suggests_no_regrade_for_a_key_nobody_answered(write_quiz):
+    """A key changed before any attempt: `manage.py regrade` would find nothing, so the
+    import says so instead of asking for it (author walk 1, round 2), in the audit too."""
+    folder = write_quiz()
+    run_import(folder)
+    move_key(folder)
+
+    output = run_import(folder)
+
+    event = AuditEvent.objects.filter(kind=AuditKind.IMPORT_RUN).order_by("-pk").first()
+    assert output.splitlines() == [
+        "Changed:",
+        "  q-01-01: no attempts before this edit",
+        "    correct: B → A",
+        "Key changed, no attempts to regrade: q-01-01",
+        "added: 0, changed: 1, retired: 0, unchanged: 2",
+    ]
+    assert event.detail["regrade"] == []
+
+
 def test_import_without_impact_hook_prints_no_impact_line(write_quiz, settings):
     settings.QUIZ_IMPORT_IMPACT = None
     folder = write_quiz()
@@ -259,10 +279,11 @@ def test_import_without_impact_hook_prints_no_impact_line(write_quiz, settings):
     assert "    correct: B → A\n" in output
 
 
-def test_import_suggests_a_regrade_an_earlier_revision_can_take(write_quiz):
+def test_import_suggests_a_regrade_an_earlier_revision_can_take(write_quiz, settings):
     """r1 A, B (B right); r2 adds C; r3 drops C and makes A right. r2's attempts cannot
     be graded against r3 (C is gone), but r1's can and would change: the regrade is
     still to be run, as `manage.py regrade` grades each attempt's own revision."""
+    settings.QUIZ_IMPORT_IMPACT = "tests.quizzes.test_import_changes.fake_impact"
     folder = write_quiz()
     run_import(folder)
     with_c = MINIMAL.replace(

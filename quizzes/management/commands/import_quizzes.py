@@ -38,6 +38,20 @@ def impact_count(plan: ImportPlan) -> dict[str, tuple[int, int]]:
     }
 
 
+def impact_counted() -> bool:
+    """Whether a function counts the attempts an edit touches (QUIZ_IMPORT_IMPACT)."""
+    return bool(getattr(settings, "QUIZ_IMPORT_IMPACT", None))
+
+
+def regrade_due(plan: ImportPlan, impact: dict[str, tuple[int, int]]) -> list[str]:
+    """The questions whose regrade is worth running: a key changed that a regrade can
+    grade by, with attempts before this edit when they are counted (a question nobody
+    answered yet has nothing to regrade, author walk 1 of round 2)."""
+    if not impact_counted():
+        return plan.to_regrade
+    return [code for code in plan.to_regrade if impact.get(code, (0, 0))[1]]
+
+
 def renamed_to(*, plan: ImportPlan, retired: list[Question]) -> dict[str, str]:
     """Retired question's id → an added question's, where both are of one kind with one
     English title: most likely an id renamed, which keeps no history (author walk)."""
@@ -194,7 +208,7 @@ class Command(BaseCommand):
                 via="command",
                 changes=plan.changes,
                 impact={code: list(counts) for code, counts in impact.items()},
-                regrade=plan.to_regrade,
+                regrade=regrade_due(plan, impact),
             )
         if plan.retired_phases and verbosity >= 1:
             verb = "Would retire" if dry_run else "Retired"
@@ -226,13 +240,18 @@ class Command(BaseCommand):
                     f"  {doc.code}: {answered} attempt(s) by {learners} learner(s) before "
                     f"this edit, {on_last} of them on the revision it had until now"
                 )
+            elif impact_counted():
+                self.stdout.write(f"  {doc.code}: no attempts before this edit")
             else:
                 self.stdout.write(
                     f"  {doc.code}: {on_last} attempt(s) on the revision it had until now"
                 )
             for line in plan.changes[doc.code]:
                 self.stdout.write(f"    {line}")
-        if to_regrade := plan.to_regrade:
+        to_regrade = regrade_due(plan, impact)
+        if unanswered := [c for c in plan.to_regrade if c not in to_regrade]:
+            self.stdout.write(f"Key changed, no attempts to regrade: {', '.join(unanswered)}")
+        if to_regrade:
             when = "after importing, " if plan.dry_run else ""
             self.stdout.write(
                 f"Key changed; {when}regrade older attempts with: "
