@@ -44,7 +44,7 @@ def test_grader_regrade_dry_run_prints_the_plan_and_writes_nothing(old_grades):
     assert out.getvalue().splitlines() == [
         "dry run: 1 attempt(s) change: 1 wrong → right, 0 right → wrong, 0 score only; "
         "1 unchanged, 0 skipped (options differ by key)",
-        f"  q-10-03 attempt {old_grades['stale'].pk} of learner {old_grades['ana'].pk}: "
+        f"  q-10-03 attempt {old_grades['stale'].pk} of {old_grades['ana'].username}: "
         f"wrong → right (grader 1 → {GRADER_VERSION})",
     ]
     assert Regrade.objects.count() == 0

@@ -43,6 +43,18 @@ def test_regrade_dry_run_summarises_and_writes_nothing(edited):
     assert Regrade.objects.count() == 0
 
 
+def test_regrade_verbose_names_each_change_and_its_learner(edited):
+    out = StringIO()
+
+    call_command("regrade", "q-10-01", "--dry-run", "-v", "2", stdout=out)
+
+    attempts = {a.learner.username: a.pk for a in Attempt.objects.filter(question__code="q-10-01")}
+    assert sorted(out.getvalue().splitlines()[1:]) == [
+        f"  q-10-01 attempt {attempts['ana']} of ana: right → wrong",
+        f"  q-10-01 attempt {attempts['bea']} of bea: wrong → right",
+    ]
+
+
 def test_regrade_records_entries_and_keeps_attempts(edited):
     before = list(Attempt.objects.values_list("id", "correct", "score", "revision_id"))
 

@@ -51,9 +51,11 @@ class Command(BaseCommand):
         if options["verbosity"] >= 2:
             for change in plan.changes:
                 attempt = change.attempt
+                # The learner by name: an id told the instructor nothing (author walk 1
+                # of round 2); one query an attempt, at -v 2 only.
                 self.stdout.write(
-                    f"  {attempt.question.code} attempt {attempt.pk} of learner "
-                    f"{attempt.learner_id}: {word(change.old_correct)} → "
+                    f"  {attempt.question.code} attempt {attempt.pk} of "
+                    f"{attempt.learner.get_username()}: {word(change.old_correct)} → "
                     f"{word(change.result.correct)}"
                     + (f" ({change.reason})" if change.reason else "")
                 )
