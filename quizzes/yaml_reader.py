@@ -187,6 +187,17 @@ class FileTooLarge(Exception):
         super().__init__(size)
 
 
+def _tab_at(text: str, line: int, column: int) -> bool:
+    """Whether the character at (line, column), both from 0, or the white space that
+    opens its line, holds a tab."""
+    lines = text.split("\n", line + 1)
+    if line >= len(lines):
+        return False
+    here = lines[line]
+    indent = here[: len(here) - len(here.lstrip())]
+    return here[column : column + 1] == "\t" or "\t" in indent
+
+
 def read_document(raw: bytes) -> tuple[Any, int, str | None]:
     """Decode and parse `raw`: (data, line, None), or (None, line, what is wrong)."""
     try:
@@ -207,6 +218,10 @@ def read_document(raw: bytes) -> tuple[Any, int, str | None]:
         else:
             # PyYAML quotes what it found, such as a tag handle of any length.
             reason = shortened(reason, YAML_REASON_CHARS)
+        if mark and _tab_at(text, mark.line, mark.column):
+            # libyaml's words name no tab ("found character that cannot start any
+            # token"), and an editor may show one as spaces (author walk 1 of round 2).
+            reason += " (a tab: indent with spaces)"
         return None, line, f"not valid YAML: {reason}"
     except yaml.YAMLError as exc:
         return None, 1, f"not valid YAML: {shortened(str(exc), YAML_REASON_CHARS)}"

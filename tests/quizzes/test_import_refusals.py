@@ -130,6 +130,23 @@ def test_import_odd_input_is_refused_with_located_messages(imported, write_quiz,
     assert db_snapshot() == imported
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        ("  - id: q-01-02\n", "\t- id: q-01-02\n", 16),
+        ("    kind: free\n", "    kind: free\n\t  title: x\n", 31),
+    ],
+)
+def test_import_tab_indentation_is_named(imported, write_quiz, old, new, line):
+    """libyaml says "found character that cannot start any token": an author whose
+    editor shows a tab as spaces is told it is a tab (author walk 1, round 2)."""
+    errors = refuse(write_quiz(MINIMAL.replace(old, new, 1)))
+
+    [error] = errors
+    assert f"phase-01-basics.yaml:{line}: not valid YAML: " in error
+    assert error.endswith(" (a tab: indent with spaces)")
+
+
 @pytest.mark.parametrize("suffix", [".yml", ".YAML", ".Yaml", ".YML"])
 def test_import_refuses_a_yml_file_in_the_folder(imported, write_quiz, suffix):
     """An author walk: phase-02-more.yml (or .YAML, as an editor on another system may
