@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from django.db.models import Count, Exists, F, OuterRef
+from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from progress.models import Attempt, Regrade
 from quizzes.changes import content_changes, revision_content
@@ -16,14 +17,40 @@ from quizzes.models import Question, QuestionRevision
 from .models import RegradeCheck
 
 
+def with_graded_revision(attempts: QuerySet) -> QuerySet:
+    """Annotate `graded_revision`: the revision whose key the standing verdict applied,
+    the newest entry's where it names one (a regrade), else the one answered: what the
+    learner's card reads (AttemptState.graded_revision). An attempt whose edit was undone
+    stands on the newer key it was regraded by, not on the revision it answered."""
+    newest = Regrade.objects.filter(attempt=OuterRef("pk")).order_by("-id")
+    return attempts.annotate(
+        graded_revision=Coalesce(
+            Subquery(newest.values("revision_id")[:1]),
+            F("revision_id"),
+            output_field=IntegerField(),
+        )
+    )
+
+
+def on_another_key(attempts: QuerySet) -> QuerySet:
+    """Of `attempts`, those whose verdict stands on another key than their question's
+    current revision (annotated with `graded_revision`). The plain test first: an
+    attempt on the current revision with no regrade, the common case, needs no
+    subquery."""
+    current = F("question__current_revision_id")
+    regraded = Regrade.objects.filter(attempt=OuterRef("pk"))
+    narrowed = attempts.filter(~Q(revision_id=current) | Exists(regraded))
+    return with_graded_revision(narrowed).exclude(graded_revision=current)
+
+
 def import_impact(next_revisions: dict[int, int | None]) -> dict[int, tuple[int, int]]:
     """The importer's QUIZ_IMPORT_IMPACT hook: for {question id: the revision it points at
     after the import (None: a new one, in a dry run)}, {question id: (learners, attempts)}
-    of the attempts on any other revision. One query."""
+    of the attempts whose verdict stands on any other revision's key. One query."""
     rows = (
-        Attempt.objects.filter(question_id__in=list(next_revisions))
+        with_graded_revision(Attempt.objects.filter(question_id__in=list(next_revisions)))
         .order_by()
-        .values_list("question_id", "revision_id", "learner_id")
+        .values_list("question_id", "graded_revision", "learner_id")
         .annotate(n=Count("id"))
     )
     learners: dict[int, set[int]] = defaultdict(set)
@@ -71,11 +98,11 @@ def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
         attempt=OuterRef("pk"), revision_id=OuterRef("question__current_revision_id")
     )
     older = (
-        Attempt.objects.exclude(revision_id=F("question__current_revision_id"))
+        on_another_key(Attempt.objects.all())
         .exclude(Exists(regraded))
         .exclude(Exists(checked))
         .order_by()
-        .values("question_id", "revision_id")
+        .values("question_id", "graded_revision")
         .annotate(learners=Count("learner_id", distinct=True), attempts=Count("id"))
     )
     if questions is not None:
@@ -83,7 +110,7 @@ def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
     if learners is not None:
         older = older.filter(learner__in=learners)
     rows = list(older)
-    revisions = QuestionRevision.objects.in_bulk({r["revision_id"] for r in rows})
+    revisions = QuestionRevision.objects.in_bulk({r["graded_revision"] for r in rows})
     found: dict[int, KeyChange] = {}
     learners: dict[int, int] = defaultdict(int)
     current = Question.objects.select_related("current_revision").in_bulk(
@@ -91,14 +118,17 @@ def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
     )
     for row in rows:
         question = current[row["question_id"]]
-        new_key, old_key = key_of(question.current_revision), key_of(revisions[row["revision_id"]])
+        new_key, old_key = (
+            key_of(question.current_revision),
+            key_of(revisions[row["graded_revision"]]),
+        )
         if old_key == new_key:
             continue
         change = found.setdefault(question.pk, KeyChange(question=question, new_key=new_key))
         if old_key not in change.old_keys:
             change.old_keys.append(old_key)
             lines = content_changes(
-                revision_content(revisions[row["revision_id"]]),
+                revision_content(revisions[row["graded_revision"]]),
                 revision_content(question.current_revision),
                 wording=False,
             )

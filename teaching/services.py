@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import F
 from django.utils.translation import gettext as _
 
 from audit.enums import AuditKind
@@ -22,6 +21,7 @@ from quizzes.enums import QuestionKind
 from quizzes.grading import GRADER_VERSION, Grade
 from quizzes.models import QuestionRevision
 
+from .impact import on_another_key
 from .models import RegradeCheck
 
 REASON_MAX = Regrade._meta.get_field("reason").max_length
@@ -87,9 +87,10 @@ def regrade_plan(*, questions, learners=None) -> RegradePlan:
     """Plan a regrade of `questions` (Question rows) for `learners` (ids, such as
     `scope.learners_taught()`; None: everyone); reads only."""
     plan = RegradePlan()
+    # Those whose verdict stands on another key than the current one: answered on an
+    # older revision, or regraded by a key an edit undone since has replaced.
     attempts = (
-        Attempt.objects.filter(question__in=questions)
-        .exclude(revision_id=F("question__current_revision_id"))
+        on_another_key(Attempt.objects.filter(question__in=questions))
         .select_related("revision", "question__current_revision")
         .prefetch_related("regrades")
         .order_by("id")

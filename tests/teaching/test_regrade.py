@@ -13,7 +13,7 @@ from audit.models import AuditEvent
 from progress.models import Attempt, LearnerQuestion, Regrade
 from progress.services import learner_question_rebuild
 from quizzes.models import Question
-from teaching.impact import import_impact
+from teaching.impact import import_impact, key_changes
 from teaching.services import regrade_plan
 from tests.admin_forms import basis
 from tests.factories import CohortFactory, UserFactory, answer
@@ -83,6 +83,54 @@ def test_regrade_twice_changes_nothing_more(edited):
 
     assert out.getvalue().startswith("0 attempt(s) change")
     assert Regrade.objects.count() == 2
+
+
+def undo_key_move(folder):
+    """Put q-10-01's key back on B, as it was before `move_key_from_b_to_a`; import. The
+    question points back at revision 1. Returns the dry run's output."""
+    path = folder / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text()
+    text = text.replace(
+        "dando valores de gradiente más precisos\n        correct: true\n",
+        "dando valores de gradiente más precisos\n",
+        1,
+    ).replace("equivalente a fp32\n", "equivalente a fp32\n        correct: true\n", 1)
+    path.write_text(text, "utf-8")
+    out = StringIO()
+    call_command("import_quizzes", str(folder), "--dry-run", stdout=out)
+    call_command("import_quizzes", str(folder), stdout=StringIO())
+    return out.getvalue()
+
+
+def test_regrade_after_an_edit_undone_grades_by_the_key_back_in_place(
+    edited, seeds_imported, client
+):
+    """Attempts on revision 1, regraded against revision 2's key; then the edit undone:
+    the question points back at revision 1, and the regraded verdicts stood on a key no
+    longer in place, with nothing a regrade would touch (author walk 1, round 2: the
+    learner read "Right" beside "the right answers are now…" that made it wrong)."""
+    call_command("regrade", "q-10-01", stdout=StringIO())
+    question = Question.objects.get(code="q-10-01")
+
+    dry_run = undo_key_move(seeds_imported)
+    [change] = key_changes(questions=[question])
+    out = StringIO()
+    call_command("regrade", "q-10-01", stdout=out)
+
+    question.refresh_from_db()
+    assert question.current_revision.number == 1
+    assert "2 attempt(s) by 2 learner(s) before this edit" in dry_run
+    assert "manage.py regrade q-10-01" in dry_run
+    assert (change.old_keys, change.new_key, change.attempts) == (["A"], "B", 2)
+    assert out.getvalue().startswith("2 attempt(s) change: 1 wrong → right, 1 right → wrong")
+    verdicts = {
+        a.learner.username: a.verdict().correct
+        for a in Attempt.objects.filter(question=question).prefetch_related("regrades")
+    }
+    assert verdicts == {"ana": True, "bea": False}
+    client.force_login(edited["ana"])
+    card = client.get("/phase/10/").content.decode()
+    assert "The answer key has changed since this answer was graded." not in card
 
 
 def test_regrade_skips_attempts_whose_options_changed_keys(seeds_imported):
