@@ -39,6 +39,7 @@ class ImportPlan:
     changed: list[QuestionDoc] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)  # codes
     retired: list[Question] = field(default_factory=list)
+    restored: list[str] = field(default_factory=list)  # codes: retired, in the files again
     retired_phases: list[Phase] = field(default_factory=list)  # hidden from learners
     restored_phases: list[Phase] = field(default_factory=list)  # retired, read again: shown
     # Questions whose id is now in another phase's file: (code, the phase it leaves, the
@@ -177,6 +178,8 @@ def quiz_import(*, quiz_set: QuizSet, dry_run: bool = False, prune: bool = False
         for doc in quiz_set.questions:
             seen.add(doc.code)
             question = existing.get(doc.code)
+            if question is not None and question.is_retired:
+                plan.restored.append(doc.code)
             if question is None:
                 plan.added.append(doc)
             elif hashes.get(question.current_revision_id) != doc.content_hash:
@@ -191,6 +194,11 @@ def quiz_import(*, quiz_set: QuizSet, dry_run: bool = False, prune: bool = False
         phases = [p for p in every if p.retired_at is None]
         read_now = {p.number for p in quiz_set.phases}
         plan.restored_phases = [p for p in every if p.retired_at and p.number in read_now]
+        # A restored phase's questions are named by their phase, as retired ones are.
+        shown_again = {p.pk for p in plan.restored_phases}
+        plan.restored = [
+            code for code in plan.restored if existing[code].phase_id not in shown_again
+        ]
         if prune:
             plan.retired_phases = [p for p in phases if p.number not in read]
         in_files_read = {p.pk for p in phases if p.number in read}

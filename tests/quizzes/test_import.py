@@ -145,9 +145,18 @@ def test_import_retired_question_that_comes_back_is_reinstated(seed_dir, tmp_pat
     run_import(seed_dir)
     path.write_text(original, "utf-8")
 
+    dry_run = run_import(seed_dir, "--dry-run")
     output = run_import(seed_dir)
 
-    assert output.strip() == "added: 0, changed: 0, retired: 0, unchanged: 10"
+    # Named, as a retired one is: "unchanged: 10" alone hid it (author walk 1, round 2).
+    assert dry_run.strip() == (
+        "Would show again (retired until now, attempts kept):\n  q-10-05\n"
+        "dry run: added: 0, changed: 0, retired: 0, unchanged: 10"
+    )
+    assert output.strip() == (
+        "Shown again (retired until now, attempts kept):\n  q-10-05\n"
+        "added: 0, changed: 0, retired: 0, unchanged: 10"
+    )
     assert Question.objects.get(code="q-10-05").retired_at is None
 
 

@@ -190,6 +190,18 @@ class Command(BaseCommand):
                         f"unanswered; keep the id to keep them)"
                     )
                 self.stdout.write(line)
+        if plan.restored and verbosity >= 1:
+            # A question cut and put back is shown again, with its attempts: said, as a
+            # retired one is, not left among the unchanged (author walk 1 of round 2).
+            self.stdout.write(
+                self.style.MIGRATE_HEADING(
+                    "Would show again (retired until now, attempts kept):"
+                    if dry_run
+                    else "Shown again (retired until now, attempts kept):"
+                )
+            )
+            for code in plan.restored:
+                self.stdout.write(f"  {code}")
         if plan.moved and verbosity >= 1:
             self.moved_write(plan)
         if verbosity >= 2:
