@@ -133,6 +133,17 @@ def test_regrade_after_an_edit_undone_grades_by_the_key_back_in_place(
     assert "The answer key has changed since this answer was graded." not in card
 
 
+def test_import_of_an_edit_undone_names_the_attempts_back_on_their_key(edited, seeds_imported):
+    """No regrade ran: the attempts on revision 1 stand on its key again; the import
+    says so instead of "no attempts before this edit" (author walk 1, round 2)."""
+    dry_run = undo_key_move(seeds_imported)
+
+    assert (
+        "  q-10-01: back to an earlier revision, which 2 attempt(s) answered (they stand "
+        "on its key)\n    correct: A → B\nKey changed, no attempts to regrade: q-10-01\n"
+    ) in dry_run
+
+
 def test_regrade_skips_attempts_whose_options_changed_keys(seeds_imported):
     ana = UserFactory(username="ana")
     answer(ana, "q-10-05", keys=["C"])

@@ -242,7 +242,10 @@ class Command(BaseCommand):
         attempts on the revision it had until this import are among them), and what
         changed; then the regrade to run when a key changed."""
         count = import_string(settings.QUIZ_ATTEMPT_COUNTER)
-        attempts = count([plan.current_revision_ids[d.code] for d in plan.changed])
+        # The revisions it had, and those it points at after: a new one has no attempts,
+        # an earlier one (an edit undone) has those answered on it.
+        nexts = [n for d in plan.changed if (n := plan.next_revision_ids.get(d.code))]
+        attempts = count([plan.current_revision_ids[d.code] for d in plan.changed] + nexts)
         self.stdout.write(self.style.MIGRATE_HEADING("Changed:"))
         for doc in plan.changed:
             on_last = attempts.get(plan.current_revision_ids[doc.code], 0)
@@ -251,6 +254,11 @@ class Command(BaseCommand):
                 self.stdout.write(
                     f"  {doc.code}: {answered} attempt(s) by {learners} learner(s) before "
                     f"this edit, {on_last} of them on the revision it had until now"
+                )
+            elif back := attempts.get(plan.next_revision_ids.get(doc.code), 0):
+                self.stdout.write(
+                    f"  {doc.code}: back to an earlier revision, which {back} attempt(s) "
+                    "answered (they stand on its key)"
                 )
             elif impact_counted():
                 self.stdout.write(f"  {doc.code}: no attempts before this edit")
