@@ -169,6 +169,20 @@ BAD = {
         'example 2 ("1,000") is not read as a number (a point or comma before three '
         "digits may be a thousands mark)",
     ),
+    # An example's answer is what a learner types: text, quoted (author walk 1, round 2:
+    # `answer: 7` was told "must be text that is not empty").
+    "example answer unquoted": (
+        '{answer: "7", right: false}',
+        "{answer: 7, right: false}",
+        44,
+        "example 2: 'answer' must be text, not a number (put it in quotes)",
+    ),
+    "example answer empty": (
+        '{answer: "7", right: false}',
+        '{answer: " ", right: false}',
+        44,
+        "example 2: 'answer' is empty",
+    ),
     # A refused example is never graded, and the message says so (author walk 1, round 2).
     "example in words": (
         '{answer: "7", right: false}',
