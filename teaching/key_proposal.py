@@ -63,6 +63,9 @@ class MentionChange:
     alternatives: list[str]
     phrase: str
     answer_right: bool = False  # the learner's answer right with this change alone
+    # No run proposed, so these are the answer's leftover words, and they make it right
+    # (all the question's own words, say): the page must not say "still not found".
+    leftover_right: bool = False
     others_missing: bool = False  # other mentions are missing too: no one change does it
     to_right: int = 0  # stored answers wrong by the key now, right with the change
     to_wrong: int = 0  # and the other way round
@@ -278,6 +281,14 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
             proposal.full.append(mention.index + 1)  # a line here the importer refuses
             continue
         found = _phrases_for(revision, expected, mention.index, text, candidates)
+        leftover_right = False
+        if not found and not others_missing:
+            # The leftover words may still make it right (a walk: "token raro", the
+            # question's own words, turned this very answer right in the dry run while
+            # the page said "still not found").
+            changed = [list(m) for m in expected]
+            changed[mention.index].append(phrase)
+            leftover_right = _grade(revision, changed, text)
         for one in found or [phrase]:
             proposal.changes.append(
                 MentionChange(
@@ -286,6 +297,7 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
                     phrase=one,
                     answer_right=bool(found),
                     others_missing=others_missing,
+                    leftover_right=leftover_right,
                 )
             )
     _dry_run(proposal, expected=expected, learner_ids=learner_ids)

@@ -338,3 +338,27 @@ def test_an_expression_that_denies_nothing_opens_no_phrase(text, expression):
 
     assert phrases
     assert not [p for p in phrases if p.startswith(expression.split()[0] + " ")]
+
+
+def test_leftover_words_that_make_the_answer_right_are_not_called_not_found(
+    client, seeds_imported, instructor
+):
+    """Instructor walk 32: "el token raro tiene un gradiente enorme" on q-19-05 gets no
+    run to propose ("token raro" is the prompt's "rare token"), so the page offers the
+    leftover words; they do make this answer right (the dry run counted it wrong → right)
+    while the page said "still not found with these words"."""
+    cohort = Cohort.objects.create(name="Walk")
+    cohort.instructors.add(instructor)
+    carla = UserFactory(username="carla")
+    cohort.learners.add(carla)
+    attempt = answer(carla, "q-19-05", text="el token raro tiene un gradiente enorme")
+
+    proposal = key_proposal(attempt=attempt, learner_ids=[carla.pk])
+    client.force_login(instructor)
+    html = " ".join(client.get(page_url(cohort, attempt)).content.decode().split())
+
+    assert "still not found with these words" not in html
+    assert html.count("right, but these words are no phrase to propose") == 2
+    assert [c.phrase for c in proposal.changes] == ["token raro", "token raro"]
+    assert all(c.leftover_right and not c.answer_right for c in proposal.changes)
+    assert all(c.to_right == 1 for c in proposal.changes)  # this very answer
