@@ -86,6 +86,11 @@ class CohortMemory:
     # page of learners, filled by memory_heat_cells.
     cells: dict[tuple[int, int], tuple[float, float]] = field(default_factory=dict)
 
+    @property
+    def answered(self) -> bool:
+        """Whether any learner of the cohort has answered a question still asked."""
+        return any(item.learners for item in self.items)
+
 
 def cohort_memory(
     *, cohort: Cohort, phase: Phase | None = None, now: datetime | None = None

@@ -122,7 +122,8 @@ def test_memory_heat_map_opens_on_the_first_phase_the_cohort_answered(
         answer(lina, "q-19-01", keys=["B"])
     html = page(client, instructor, cohort)
 
-    assert "Heat map, phase 10" in empty
+    # Nothing answered: no heat map (it says so), its phase filter on the first phase.
+    assert '<option value="10" selected>' in empty
     assert "Heat map, phase 19" in html
     assert '<option value="19" selected>' in html
     assert "Heat map, phase 10" in page(client, instructor, cohort, "?phase=10")
@@ -256,6 +257,30 @@ def test_memory_of_an_empty_cohort_says_so(client, instructor, seeds_imported):
     assert "This cohort has no learners yet" in html
     assert '<svg class="heat"' not in html
     assert rows == [["learner", "question", "recall_now", "recall_in_7_days", "due"]]
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("en", "No learner of this cohort has answered a question yet"),
+        ("es", "Ningún estudiante de esta cohorte ha respondido aún a una pregunta"),
+    ],
+)
+def test_memory_of_a_cohort_that_answered_nothing_says_so(
+    client, instructor, seeds_imported, language, words
+):
+    """Instructor walk 32: a cohort whose learners had not answered yet showed every
+    question with 0 learners and "–" means, and a grey heat map, saying nothing."""
+    quiet = Cohort.objects.create(name="Quiet")
+    quiet.instructors.add(instructor)
+    quiet.learners.add(UserFactory(username="fede"))
+    instructor.profile.language = language
+    instructor.profile.save()
+
+    html = page(client, instructor, quiet)
+
+    assert words in html
+    assert '<svg class="heat"' not in html
 
 
 def test_memory_heat_map_cells_of_a_later_page(client, instructor, world, monkeypatch):
