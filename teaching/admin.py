@@ -38,7 +38,7 @@ from .answer_groups import answer_groups
 from .export import BOM, export_rows
 from .forms import VerdictOverrideForm, seen_entry
 from .item_analysis import min_learners
-from .key_proposal import key_proposal
+from .key_proposal import key_change_note, key_proposal
 from .memory_admin import CohortMemoryAdminMixin
 from .models import Cohort
 from .scope import HiddenObjectAdminMixin, learners_taught
@@ -320,16 +320,7 @@ class CohortAdmin(
         free = attempt.revision.is_free  # a key change is proposed for free text only
         if form.cleaned_data["verdict"] == "right" and not was_right and free:
             url = reverse("admin:teaching_cohort_key_change", args=[cohort.pk, attempt.pk])
-            self.message_user(
-                request,
-                format_html(
-                    '{} <a href="{}">{}</a>',
-                    _("The key missed this answer."),
-                    url,
-                    _("See the key change it suggests"),
-                ),
-                messages.INFO,
-            )
+            self.message_user(request, key_change_note(attempt=attempt, url=url), messages.INFO)
         return HttpResponseRedirect(f"{back}{done}")
 
     def _verdict_moved(self, request, attempt, back: str):

@@ -26,6 +26,7 @@ import yaml
 from django.db.models import Count
 from django.db.models.fields.json import KT
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
 
 from portal.languages import LANGUAGE_CODES
 from progress.models import Attempt
@@ -302,6 +303,32 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
             )
     _dry_run(proposal, expected=expected, learner_ids=learner_ids)
     return proposal
+
+
+def key_change_note(*, attempt: Attempt, url: str) -> str:
+    """The message after an instructor marks a free answer right, linking to its key
+    change page: "the key missed it" only when words added to the key could make it
+    right (a walk: an answer wrong by a negation was said to be missed by the key, and
+    the page linked said no word would help)."""
+    revision = attempt.question.current_revision
+    result = grade_free(
+        expected=revision.expected,
+        pass_mentions=revision.pass_mentions,
+        reject=revision.reject or (),
+        answer=attempt.text,
+        prompt=revision.grading_prompt,
+    )
+    if result.correct:
+        lead, link = _("The current key already finds this answer right."), _("See the key")
+    elif result.rejected or any(m.status == "negated" for m in result.mentions):
+        lead = _(
+            "No words added to the key would make this answer right: the grader reads a "
+            "mention in it as negated, or finds a reject entry."
+        )
+        link = _("See why")
+    else:
+        lead, link = _("The key missed this answer."), _("See the key change it suggests")
+    return format_html('{} <a href="{}">{}</a>', lead, url, link)
 
 
 def _listed(mention) -> list:

@@ -361,8 +361,55 @@ def test_override_from_the_list_records_it_and_offers_the_key_change(client, coh
     ]
     assert " marked right." in page
     key_change = f"/admin/teaching/cohort/{cohort.pk}/results/attempt/{attempt.pk}/key-change/"
-    assert f'The key missed this answer. <a href="{key_change}">' in page
+    # Wrong by a negation: the key did not miss it, and no word added would help (the
+    # page linked says so); instructor walk 32 was told "The key missed this answer".
+    assert "The key missed this answer." not in page
+    assert (
+        "No words added to the key would make this answer right: the grader reads a "
+        f'mention in it as negated, or finds a reject entry. <a href="{key_change}">See why</a>'
+    ) in page
     assert "Nothing to check." in page
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [
+        ("en", 'The key missed this answer. <a href="{}">See the key change it suggests</a>'),
+        ("es", 'La clave no reconoció esta respuesta. <a href="{}">Ver el cambio de clave'),
+    ],
+)
+def test_override_of_an_answer_a_mention_short_says_the_key_missed_it(
+    client, cohort, instructor, language, words
+):
+    attempt = answer(
+        learner_in(cohort, "ana"), "q-19-05", text="the rare token gets a huge gradient"
+    )
+    instructor.profile.language = language
+    instructor.profile.save()
+    client.force_login(instructor)
+
+    response = client.post(
+        override_url(cohort, attempt), {"verdict": "right", "seen": "0", "reason": "fine"}
+    )
+    page = client.get(response["Location"]).content.decode()
+
+    key_change = f"/admin/teaching/cohort/{cohort.pk}/results/attempt/{attempt.pk}/key-change/"
+    assert words.format(key_change) in page
+
+
+def test_override_of_a_negated_answer_in_spanish_says_no_words_help(client, cohort, instructor):
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text="no es la identidad")
+    instructor.profile.language = "es"
+    instructor.profile.save()
+    client.force_login(instructor)
+
+    response = client.post(
+        override_url(cohort, attempt), {"verdict": "right", "seen": "0", "reason": "bien"}
+    )
+    page = client.get(response["Location"]).content.decode()
+
+    assert "La clave no reconoció esta respuesta." not in page
+    assert "Ninguna palabra añadida a la clave haría correcta esta respuesta" in page
 
 
 def test_override_from_the_list_without_reason_records_nothing(client, cohort, instructor):
