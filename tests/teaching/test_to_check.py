@@ -594,3 +594,18 @@ def test_an_override_over_a_verdict_a_colleague_checked_meanwhile_names_the_answ
     )
     assert "What you wrote: “not the idea”" in html
     assert not Regrade.objects.filter(kind="override").exists()
+
+
+def test_the_reason_is_typed_in_a_box_of_several_lines(client, cohort, instructor):
+    """Instructor walk 32: the reason the learner reads (up to 500 characters) was a
+    one-line field, some 25 characters wide on a phone, on To check and the drill-down."""
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=NEGATED)
+    client.force_login(instructor)
+    drill_down = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{attempt.learner_id}/"
+
+    for url in (to_check_url(cohort), drill_down):
+        page = client.get(url).content.decode()
+        assert (
+            f'<textarea name="reason" id="reason-{attempt.pk}" required maxlength="500"' in page
+        ), url
+        assert 'type="text" name="reason"' not in page, url
