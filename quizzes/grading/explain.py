@@ -64,8 +64,11 @@ def _phrasing(text: str, alternatives: list[Alternative]) -> PhrasingExplained:
     else:
         slots = read[0].slots
         covered = sum(len(s.phrases[0]) if s.plain else 1 for s in slots)
-        if len(slots) == 1 and slots[0].plain and len(ws) >= 2 and covered < len(ws):
-            dropped = [w for w in ws if w in stopwords]
+        # Only stop words are left out: a negation cue is read ("sin cambios" is "not
+        # cambios", as the key-change page proposes it), and a warning naming no word
+        # left out, "stop words ()", was wrong (instructor walk 32).
+        dropped = [w for w in ws if w in stopwords]
+        if len(slots) == 1 and slots[0].plain and dropped and covered < len(ws):
             warnings.append(
                 f"shrinks to one word, '{slots[0].phrases[0][0]}', once the stop words"
                 f" ({', '.join(dropped)}) are left out"

@@ -21,6 +21,17 @@ def test_explain_shows_negative_reading_and_warns():
     assert letter.phrasings[0].warnings[0].startswith("one letter")
 
 
+@pytest.mark.parametrize("text", ["not recomputed", "sin cambios"])
+def test_a_negative_phrasing_is_not_said_to_shrink_to_one_word(text):
+    """Instructor walk 32: the key change page proposed "sin cambios", and the import then
+    warned "'sin cambios' shrinks to one word, 'cambios', once the stop words () are left
+    out", though the cue is read ("negative: not cambios") and no word is left out."""
+    [explained] = key_explain(expected=[[text]])
+
+    assert explained.phrasings[0].readings[0].startswith("negative: not ")
+    assert not any("shrinks" in w for w in explained.phrasings[0].warnings)
+
+
 def test_explain_warns_when_vocabulary_widens_to_a_general_word(monkeypatch):
     vocabulary = vocabulary_parse(
         raw={"equivalents": [["explodes", "big"]], "general": ["big", "large"]}
