@@ -401,7 +401,13 @@ def test_csv_export_has_titles_and_an_optional_bom(client, instructor, cohort):
 
 @pytest.mark.parametrize(
     ("query", "counted", "picks_of_a"),
-    [("", "in latest answers", "A: 0%"), ("?mode=first", "in first answers", "A: 33%")],
+    [
+        # r is a correlation over first tries, whichever answers the picks count: "0% (0)
+        # r -0.39" beside "in latest answers" read as an r of no picks (instructor walk).
+        ("", "in latest answers; r in first tries", "A: 0%"),
+        ("?mode=all", "in all attempts; r in first tries", "A: 25%"),
+        ("?mode=first", "in first answers", "A: 33%"),
+    ],
 )
 def test_options_picked_say_which_answers_they_count(
     client, instructor, cohort, query, counted, picks_of_a
@@ -426,7 +432,7 @@ def test_options_picked_say_which_answers_they_count_in_spanish(client, instruct
 
     html = results(client, cohort)
 
-    assert '<span class="counted">en las últimas respuestas</span>' in html
+    assert '<span class="counted">en las últimas respuestas; r en los primeros intentos</span>' in html
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
