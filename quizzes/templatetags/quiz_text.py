@@ -6,7 +6,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
-from portal.numbers import percent_whole
+from portal.numbers import percent_text
 from quizzes.markup import render_inline
 from quizzes.models import QuestionRevision, localized, localized_now
 from quizzes.texts import RenderedText, revision_texts
@@ -80,8 +80,8 @@ def quiz_text(revision: QuestionRevision, field: str, key: str = "") -> str:
 
 @register.filter
 def percent(value: float | None) -> str:
-    """A share as a whole percentage, halves rounded up (12.5 % is "13%", not the "12%"
-    of round()'s halves to even)."""
+    """A share as a whole percentage in the reader's way, halves rounded up (12.5 % is
+    "13%", not the "12%" of round()'s halves to even)."""
     if value is None:
         return "–"
-    return f"{percent_whole(share=value)}%"
+    return percent_text(share=value)

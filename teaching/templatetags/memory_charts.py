@@ -8,6 +8,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from portal.numbers import percent_text
 from teaching.memory import HORIZON_DAYS
 
 register = template.Library()
@@ -35,7 +36,7 @@ def band(value: float) -> tuple[str, str]:
 
 
 def percent(value: float) -> str:
-    return f"{round(value * 100)}%"
+    return percent_text(share=value)  # as the rest of the admin writes a percentage
 
 
 @register.simple_tag

@@ -203,3 +203,21 @@ def test_the_history_names_each_cell_for_a_phone_to_stack_them(
     assert '<table class="stack-on-phone">' in html
     for label in ("Cuándo", "Pregunta", "Resultado", "Puntuación"):
         assert f'<td data-label="{label}">' in html
+
+
+def test_percentages_are_written_as_spanish_writes_them(seeds_imported, learner_client, learner):
+    """Spanish puts a space before the percent sign, as the numeric key's "± 8 %" already
+    did: the scores beside it read "100%" and "0%", two conventions on one screen. The
+    space does not break, so the sign never starts a line."""
+    answer(learner, "q-10-01", keys=["B"])  # right
+    answer(learner, "q-10-02", keys=["A", "D"])  # 1 right − 1 wrong: partly
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+
+    # str.split() would split at the no-break space too: squeeze only ASCII whitespace.
+    progress = re.sub(r"[ \t\n]+", " ", learner_client.get("/progress/").content.decode())
+    phase = re.sub(r"[ \t\n]+", " ", learner_client.get("/phase/10/").content.decode())
+
+    assert '<td data-label="Acertadas al primer intento">50\u00a0%</td>' in progress
+    assert '<td data-label="Puntuación">100\u00a0%</td>' in progress
+    assert '<td data-label="Puntuación">0\u00a0%</td>' in progress
+    assert "Puntuación parcial: 0\u00a0% (1 bien − 1 mal = 0 de 2)" in phase
