@@ -184,3 +184,25 @@ def test_an_answer_whose_reply_never_came_says_so_and_sends_once_again(page, sit
     card.locator("section.feedback").wait_for()
     assert Attempt.objects.filter(question__code="q-10-03").count() == 1
     assert card.get_by_role("alert").count() == 0
+
+
+def test_the_answer_that_stands_is_quoted_as_spanish_quotes(page, site):
+    """A form from a second tab comes back beside the answer sent from the first, quoted
+    by a <q>: Chromium draws Spanish <q> with “ ”, where every Spanish message around it,
+    such as the numeric refusal's «1,000», quotes with « »."""
+    _open_phase(page, site, "es")
+    second = page.context.new_page()
+    second.goto(site + "/phase/10/")
+    card = page.locator("#q-10-01")
+    card.locator("input[type=radio]").first.check()
+    card.get_by_role("button", name="Comprobar respuesta").click()
+    card.locator("section.feedback").wait_for()
+
+    stale = second.locator("#q-10-01")
+    stale.locator("input[type=radio]").nth(1).check()
+    stale.get_by_role("button", name="Comprobar respuesta").click()
+
+    quote = stale.locator("p.error q")
+    quote.wait_for()
+    marks = quote.evaluate("q => getComputedStyle(q).quotes")
+    assert marks == '"«" "»" "“" "”"'
