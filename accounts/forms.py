@@ -22,7 +22,7 @@ from portal.invisible import has_invisible
 
 from .enums import Language
 from .throttle import device_known, login_attempt_begin, login_attempt_finish
-from .time_zones import time_zone_names
+from .time_zones import time_zone_label, time_zone_names
 
 
 class NoColonMixin:
@@ -226,7 +226,7 @@ REGIONS |= {"Europe", "Indian", "Pacific"}
 @lru_cache(maxsize=1)
 def _offered_zones() -> tuple[tuple[str, str], ...]:
     offered = sorted(n for n in time_zone_names() if n.split("/", 1)[0] in REGIONS)
-    return (("UTC", "UTC"), *((name, name.replace("_", " ")) for name in offered))
+    return (("UTC", "UTC"), *((name, time_zone_label(name)) for name in offered))
 
 
 def _time_zone_choices() -> list[tuple[str, str]]:

@@ -21,6 +21,12 @@ def time_zone_names() -> frozenset[str]:
     return frozenset(available_timezones())
 
 
+def time_zone_label(name: str) -> str:
+    """A zone as a person reads it: "America/Mexico City", not the identifier's
+    "America/Mexico_City"; the list on /time-zone/ and the sentences naming the zone agree."""
+    return name.replace("_", " ")
+
+
 def time_zone_validate(name: str) -> None:
     if name and name not in time_zone_names():
         raise ValidationError(_("Unknown time zone: %(name)s"), params={"name": name})

@@ -1,4 +1,5 @@
-"""`{{ moment|time_tag }}`: a moment as the learner reads it, in one `<time>` element.
+"""`{{ moment|time_tag }}`: a moment as the learner reads it, in one `<time>` element;
+`{{ zone|zone_label }}`: a time zone's name as the time zone list shows it.
 
 The same as `<time datetime="{{ m|date:'Y-m-d\\TH:i:sO' }}">{{ m|date:"DATETIME_FORMAT" }}
 {{ m|date:"T" }}</time>`, converted to the active time zone once instead of three
@@ -8,6 +9,8 @@ times: the feedback and the history show it on every answer.
 from django import template
 from django.utils import dateformat, formats, timezone
 from django.utils.html import format_html
+
+from accounts.time_zones import time_zone_label
 
 register = template.Library()
 
@@ -23,3 +26,8 @@ def time_tag(moment) -> str:
         formats.date_format(local, "DATETIME_FORMAT"),
         dateformat.format(local, "T"),
     )
+
+
+@register.filter
+def zone_label(name) -> str:
+    return time_zone_label(str(name))

@@ -40,6 +40,20 @@ def test_profile_time_zone_wins_over_the_browser(seeds_imported, client, learner
     assert _history_time(client).endswith(" CST")
 
 
+def test_the_zone_is_named_as_the_time_zone_list_names_it(seeds_imported, learner_client):
+    """The list on /time-zone/ offers "America/Mexico City"; the sentences naming the zone
+    in use said "America/Mexico_City", an identifier the learner finds in no list."""
+    learner_client.cookies["tz"] = "America/Mexico_City"
+
+    progress = learner_client.get("/progress/").content.decode()
+    page = learner_client.get("/time-zone/").content.decode()
+
+    assert "Dates are shown in the time zone America/Mexico City." in progress
+    assert "Dates are shown in the time zone America/Mexico City now." in page
+    assert '<option value="America/Mexico_City">America/Mexico City</option>' in page
+    assert "Mexico_City." not in progress + page
+
+
 def test_profile_refuses_an_unknown_time_zone(learner):
     from django.core.exceptions import ValidationError
 
