@@ -5,6 +5,8 @@ Every link to a question goes through `question_href`, so a link always names th
 that holds the question (page 1 keeps the plain `/phase/N/#CODE`).
 """
 
+from urllib.parse import urlencode
+
 from django.conf import settings
 
 from portal.links import href
@@ -40,3 +42,9 @@ def again_href(*, phase_number: int, code: str) -> str:
     """The phase page that holds question `code`, with its form shown again: where
     "Answer again" goes without JavaScript, and an invalid answer is redirected."""
     return f"{href('progress:phase', phase_number)}?again={code}#{code}"
+
+
+def reviews_answered_href(*, code: str) -> str:
+    """The reviews page with the feedback of the latest answer to `code`: where an answer
+    sent from it lands, redirected to without htmx, in the address bar with htmx."""
+    return f"{href('progress:reviews')}?{urlencode({'answered': code})}"

@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render, resolve_url
 from django.urls import reverse
 from django.utils.translation import get_language
-from django_htmx.http import HttpResponseClientRedirect
+from django_htmx.http import HttpResponseClientRedirect, replace_url
 from django_htmx.middleware import HtmxDetails
 
 from portal.errors import error_response
@@ -21,7 +21,7 @@ from quizzes.models import Question
 
 from .context_processors import reviews_due_forget, reviews_due_reviewed
 from .csrf_kept import answer_csrf_kept
-from .paging import again_href, page_number, question_href
+from .paging import again_href, page_number, question_href, reviews_answered_href
 from .phase_selectors import (
     active_phase,
     answered_state,
@@ -231,7 +231,7 @@ def _answered_redirect(
     if outcome.created and attempt_was_review(attempt=outcome.attempt):
         reviews_due_reviewed(request.session)
     if in_reviews:
-        return redirect(f"{reverse('progress:reviews')}?{urlencode({'answered': question.code})}")
+        return redirect(reviews_answered_href(code=question.code))
     return redirect(_question_url(question))
 
 
@@ -257,11 +257,14 @@ def _answered_fragment(
     # The swapped-in feedback takes focus (htmx honours autofocus), so keyboard and
     # screen-reader users land on the result. One template renders the feedback and
     # the out-of-band pieces.
-    return render(
+    response = render(
         request,
         "progress/_answered.html",
         {"state": state, "focus": True, "badge_oob": reviewed, "page": page, "oob": True},
     )
+    if in_reviews:  # as without htmx: a reload or a language switch shows this feedback
+        replace_url(response, reviews_answered_href(code=question.code))
+    return response
 
 
 def _form_again(

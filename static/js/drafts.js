@@ -75,13 +75,13 @@
   // same box, when the same page loads within seconds; any other page drops them, so a
   // later visit cannot put old words over a draft typed since in another tab.
   var keptKey = "kept-drafts";
-  var here = location.pathname + location.search;
+  function here() { return location.pathname + location.search; }  // htmx may replace it
   function keepForReload() {
     var values = {};
     unsaved.forEach(function (field) { if (field.id) values[field.id] = field.value; });
     if (!Object.keys(values).length) return;
     try {
-      sessionStorage.setItem(keptKey, JSON.stringify({ page: here, at: Date.now(), values: values }));
+      sessionStorage.setItem(keptKey, JSON.stringify({ page: here(), at: Date.now(), values: values }));
     } catch (e) { /* storage refused: the request sent as the page goes still keeps them */ }
   }
   window.addEventListener("pagehide", function () { keepForReload(); flush(null); });
@@ -94,7 +94,7 @@
       kept = JSON.parse(sessionStorage.getItem(keptKey) || "null");
       sessionStorage.removeItem(keptKey);
     } catch (e) { return; }
-    if (!kept || kept.page !== here || !(Date.now() - kept.at < 10000)) return;
+    if (!kept || kept.page !== here() || !(Date.now() - kept.at < 10000)) return;
     Object.keys(kept.values || {}).forEach(function (id) {
       var field = document.getElementById(id);
       if (!draftField(field) || field.value === kept.values[id]) return;

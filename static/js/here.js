@@ -1,6 +1,7 @@
-// The language switch returns to this very place on the page: the address's #fragment
-// (the question a learner was on), which a browser never sends, is added to the
-// form's `next`. Without JavaScript the switch returns to the page's top.
+// The language switch returns to this very place on the page: the address as it is now
+// (htmx may have replaced it since the page came: an answer on the reviews page names
+// its feedback) and its #fragment (the question a learner was on), which a browser never
+// sends, become the form's `next`. Without JavaScript the switch returns to the page's top.
 (function () {
   "use strict";
   document.addEventListener("submit", function (event) {
@@ -9,6 +10,6 @@
     var next = form.querySelector("input[name=next]");
     // The place now, not one a switch added before this page came back from the
     // back-forward cache.
-    if (next) next.value = next.value.split("#")[0] + location.hash;
+    if (next) next.value = location.pathname + location.search + location.hash;
   });
 })();

@@ -279,3 +279,33 @@ def test_next_review_link_followed_with_enter_puts_the_focus_in_the_next_review(
         # The card itself, as on arrival: not its text box, which a phone would open a
         # keyboard for.
         expect(second).to_be_focused()
+
+
+def test_switching_language_after_a_review_answer_shows_that_answers_feedback(page, site):
+    """htmx swapped the feedback in but left the address at /reviews/: the language
+    switch (or a reload) showed the next review, and the explanation being read was gone
+    (UX walk 32). The address now names the answer, as without JavaScript."""
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    two_wrong_answers(page, site, "review-switch")
+
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        page.goto(site + "/reviews/")
+        first = page.locator("article.question")
+        first.locator("input[name=choice]").nth(1).check()
+        first.locator("button[type=submit]").click()
+        first.locator(".feedback h3").wait_for()
+        code = first.get_attribute("id")
+
+        page.get_by_role("button", name="Español").click()
+
+        expect(page.locator("html")).to_have_attribute("lang", "es")
+        expect(page.get_by_text("Repaso 1 de 2")).to_be_visible()
+        expect(page.locator(f"#{code} .feedback .explanation")).to_be_visible()
+        page.get_by_role("link", name="Siguiente repaso").click()
+        page.get_by_text("Repaso 2 de 2").wait_for()
+        expect(page).to_have_url(re.compile(r"/reviews/$"))
+        assert page.locator("article.question").get_attribute("id") != code

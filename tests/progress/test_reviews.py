@@ -144,6 +144,33 @@ def test_review_session_answer_says_when_next_updates_badge_and_moves_on(
     assert 'id="q-10-01"' in second
 
 
+def test_a_review_answered_with_htmx_puts_its_feedbacks_address_in_the_bar(
+    seeds_imported, learner_client, learner
+):
+    """The address is where the answer lands without htmx, so a reload or the language
+    switch shows this feedback, not the next review; "Next review" puts /reviews/ back."""
+    response, _, _ = review_answered(learner_client, learner, headers={"HX-Request": "true"})
+    html = " ".join(response.content.decode().split())
+
+    assert response["HX-Replace-Url"] == "/reviews/?answered=q-10-04"
+    assert '<a class="button" href="/reviews/" data-next data-hx-get="/reviews/" ' in html
+    assert 'data-hx-replace-url="true"' in html
+
+
+def test_an_answer_on_a_phase_page_leaves_its_address_alone(seeds_imported, learner_client):
+    page = learner_client.get("/phase/10/").content.decode()
+
+    response = learner_client.post(
+        "/question/q-10-01/answer/",
+        {"token": form_token(page, "q-10-01"), "choice": ["B"]},
+        headers={"HX-Request": "true"},
+    )
+
+    assert "<html" not in response.content.decode()
+    assert "HX-Replace-Url" not in response
+    assert "HX-Push-Url" not in response
+
+
 def test_a_review_due_later_than_tomorrow_is_named_by_its_date(
     seeds_imported, learner_client, learner
 ):
