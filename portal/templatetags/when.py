@@ -3,7 +3,8 @@
 
 The same as `<time datetime="{{ m|date:'Y-m-d\\TH:i:sO' }}">{{ m|date:"DATETIME_FORMAT" }}
 {{ m|date:"T" }}</time>`, converted to the active time zone once instead of three
-times: the feedback and the history show it on every answer.
+times: the feedback and the history show it on every answer. The spaces in the hour
+and before the zone do not break.
 """
 
 from django import template
@@ -20,10 +21,16 @@ def time_tag(moment) -> str:
     if not moment:
         return ""
     local = timezone.template_localtime(moment)
+    shown = formats.date_format(local, "DATETIME_FORMAT")
+    # The hour, its "a.m." and the zone keep to one line (no-break spaces): on a phone
+    # "CET" or "p.m." started a line of its own. Both languages' formats end in the time.
+    hour = formats.time_format(local, "TIME_FORMAT")
+    if shown.endswith(hour):
+        shown = shown[: -len(hour)] + hour.replace(" ", "\u00a0")
     return format_html(
-        '<time datetime="{}">{} {}</time>',
+        '<time datetime="{}">{}\u00a0{}</time>',
         local.strftime("%Y-%m-%dT%H:%M:%S%z"),  # Y-m-d\TH:i:sO, twenty times quicker
-        formats.date_format(local, "DATETIME_FORMAT"),
+        shown,
         dateformat.format(local, "T"),
     )
 

@@ -50,9 +50,9 @@ def test_dates_show_in_the_browsers_time_zone(browser, site, language):
     in_history = page.locator("table time").first.inner_text()
     page.context.close()
 
-    assert on_card_text.endswith(" JST")
+    assert on_card_text.endswith("\u00a0JST")
     assert on_card_datetime.endswith("+0900")
-    assert in_history.endswith(" JST")
+    assert in_history.endswith("\u00a0JST")
 
 
 NOT_DUE = {

@@ -2,6 +2,7 @@
 
 from datetime import UTC, datetime
 
+import pytest
 from django.template import Context, Template
 from django.utils import timezone, translation
 
@@ -17,8 +18,29 @@ def test_time_tag_reads_as_the_three_date_filters_in_the_active_zone_and_languag
     moment = datetime(2026, 3, 29, 0, 30, tzinfo=UTC)  # Madrid's clocks change that night
     for zone, language in [("Europe/Madrid", "es"), ("America/Bogota", "en"), ("UTC", "en")]:
         with timezone.override(zone), translation.override(language):
-            assert time_tag(moment) == THREE_FILTERS.render(Context({"m": moment}))
+            shown = time_tag(moment).replace("\u00a0", " ")  # its no-break spaces: below
+
+            assert shown == THREE_FILTERS.render(Context({"m": moment}))
 
 
 def test_time_tag_of_nothing_is_empty():
     assert time_tag(None) == ""
+
+
+@pytest.mark.parametrize(
+    ("language", "zone", "shown"),
+    [
+        ("en", "Asia/Tokyo", ">Jan. 6, 2027, 8:30\u00a0a.m.\u00a0JST</time>"),
+        ("es", "Europe/Madrid", ">6 de enero de 2027 a las 00:30\u00a0CET</time>"),
+    ],
+)
+def test_a_time_keeps_its_hour_and_zone_on_one_line(language, zone, shown):
+    """On a phone the feedback's "3 tries · latest Dec. 7, 2026, 3:25 p.m. CET" broke
+    before "CET", and could break before "p.m.": an hour on one line, its half on the
+    next. The date still breaks where it must."""
+    moment = datetime(2027, 1, 5, 23, 30, tzinfo=UTC)
+
+    with timezone.override(zone), translation.override(language):
+        tag = time_tag(moment)
+
+    assert tag.endswith(shown)

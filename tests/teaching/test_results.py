@@ -459,7 +459,7 @@ def test_drill_down_times_are_labelled_with_the_zone_in_one_format(
     times = re.findall(r'<time datetime="[^"]+\+0900">([^<]+)</time>', html.decode())
 
     assert len(times) == 3  # two attempts and the override
-    assert all(shown.endswith(" JST") for shown in times)
+    assert all(shown.endswith("\u00a0JST") for shown in times)
     assert len({len(shown.split()) for shown in times}) == 1  # one format
 
 
