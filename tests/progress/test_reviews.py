@@ -247,6 +247,21 @@ def test_due_badge_is_counted_once_then_read_from_the_session(
     )
 
 
+def test_the_header_link_ends_at_its_word_not_a_space_before_the_badge(
+    seeds_imported, learner_client, learner
+):
+    """A line break between "Reviews" and its badge was part of the link: its underline
+    ran on under a space before the red count, as if the word were longer."""
+    with time_machine.travel(START, tick=False):
+        answer(learner, "q-10-01", keys=["A"])
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        learner_client.force_login(learner)
+
+        html = learner_client.get("/password/").content.decode()
+
+    assert '<li><a href="/reviews/">Reviews<span id="reviews-badge"><span class="badge">' in html
+
+
 def test_due_badge_counts_again_when_a_card_falls_due(seeds_imported, learner_client, learner):
     with time_machine.travel(START, tick=False):
         answer(learner, "q-10-01", keys=["A"])  # due tomorrow at 09:00
