@@ -432,7 +432,8 @@ def test_options_picked_say_which_answers_they_count_in_spanish(client, instruct
 
     html = results(client, cohort)
 
-    assert '<span class="counted">en las últimas respuestas; r en los primeros intentos</span>' in html
+    counted = "en las últimas respuestas; r en los primeros intentos"
+    assert f'<span class="counted">{counted}</span>' in html
 
 
 @pytest.mark.parametrize("language", ["en", "es"])
