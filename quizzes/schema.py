@@ -186,6 +186,7 @@ def _variables(data: Any, error: ValidationError, path: list) -> dict[str, Any]:
         "n": n,
         "field": "rejected mention" if "reject" in keys else "mention",
         "count": len(value) if isinstance(value, list) else 0,
+        "length": len(value) if isinstance(value, str) else 0,
         "correct": sum(isinstance(o, dict) and o.get("correct") is True for o in value)
         if isinstance(value, list)
         else 0,

@@ -8,9 +8,10 @@ from io import StringIO
 from pathlib import Path
 
 import pytest
-from django.core.management import call_command
+from django.core.management import CommandError, call_command
 
 from quizzes.loader import load_quiz_set
+from quizzes.models import Phase
 
 from .cases import MINIMAL, db_snapshot, refuse
 
@@ -158,4 +159,43 @@ def test_a_huge_number_is_quoted_by_its_start_and_its_length(imported, write_qui
 
     assert any(f"no learner can write {'9' * 80}… (900 characters)" in e for e in errors), errors
     assert all(len(e) < 400 for e in errors), [e[:400] for e in errors]
+    assert db_snapshot() == imported
+
+
+# A phase's slug and titles go into columns of a fixed width (Phase: 100, 300, 300), which
+# PostgreSQL enforces and SQLite does not: the dry run said "added: 1" and the import,
+# on PostgreSQL, ended in a DataError traceback (red team 21). Every such column of a
+# phase is checked here, from the model's own widths, so a column made narrower is too.
+def _phase_column_overflows():
+    def width(name):
+        return Phase._meta.get_field(name).max_length
+
+    slug, title, spanish = (
+        "s" * (width("slug") + 1),
+        "T" * (width("title_en") + 1),
+        "T" * (width("title_es") + 1),
+    )
+    basics = "title: {en: Basics, es: Básicos}"
+    return {
+        "slug": ("slug: basics", f"slug: {slug}", f"phase-01-{slug}.yaml", len(slug)),
+        "title": (basics, f"title: {title}", None, len(title)),
+        "title en": (basics, f"title: {{en: {title}, es: Básicos}}", None, len(title)),
+        "title es": (basics, f"title: {{en: Basics, es: {spanish}}}", None, len(spanish)),
+    }
+
+
+@pytest.mark.parametrize("case", ["slug", "title", "title en", "title es"])
+def test_a_phase_value_wider_than_its_column_is_refused_by_the_dry_run(imported, write_quiz, case):
+    old, new, name, length = _phase_column_overflows()[case]
+    assert old in MINIMAL
+    folder = write_quiz(MINIMAL.replace(old, new, 1), name=name or "phase-01-basics.yaml")
+    if name:
+        (folder / "phase-01-basics.yaml").unlink()
+
+    for options in ({"dry_run": True}, {}):
+        err = StringIO()
+        with pytest.raises(CommandError, match=r"problem\(s\) found; nothing was imported"):
+            call_command("import_quizzes", str(folder), stdout=StringIO(), stderr=err, **options)
+        assert f"not {length:,}" in err.getvalue(), err.getvalue()
+        assert ":3: " in err.getvalue() or ":4: " in err.getvalue(), err.getvalue()
     assert db_snapshot() == imported
