@@ -5,7 +5,9 @@ non-joiner, direction marks, embeddings, overrides and isolates, word joiner, by
 mark, Mongolian vowel separator, tags), the combining grapheme joiner and variation
 selectors mostly change nothing a reader sees, yet one inside a word hides it from the
 grader ("si\u00adgma") or shows an instructor a reversed text as a plain one: they are
-taken out. Letters that draw as blank space (the Hangul fillers) become a space. What
+taken out, and so are control characters (Cc) but NUL, the tab and line ends. Letters
+that draw as blank space (the Hangul fillers) become a space, and the other line breaks
+(vertical tab, form feed, NEL, Unicode's line and paragraph separators) a line end. What
 is lost is not English or Spanish: a few Cf signs that do show in Arabic and other
 scripts (the Arabic number signs), and an emoji's presentation selector ("❤️" → "❤").
 """
@@ -27,6 +29,15 @@ _SUPPLEMENTARY = [
 ]
 _NON_FORMAT = [0x034F, *range(0x180B, 0x1810), *range(0xFE00, 0xFE10)]  # joiners, selectors
 _BLANK_LETTERS = [0x115F, 0x1160, 0x3164, 0xFFA0]  # Hangul fillers: drawn as nothing
+# Control characters (Cc) but NUL (refused where it matters, with a message), the tab and
+# the line ends: a box or nothing on a page, and a word break to the grader ("si\x1bgma"),
+# or an escape sequence in a terminal showing the CSV export.
+_LINE_BREAKS = [0x0B, 0x0C, 0x85, 0x2028, 0x2029]  # Word's line break, NEL, separators
+_CONTROLS = [
+    cp
+    for cp in [*range(0x01, 0x20), *range(0x7F, 0xA0)]
+    if cp not in (0x09, 0x0A, 0x0D) and cp not in _LINE_BREAKS
+]
 
 # str.translate's table: about 170 first-plane characters, read once at import (~10 ms).
 TABLE: dict[int, str | None] = {
@@ -34,8 +45,10 @@ TABLE: dict[int, str | None] = {
         [cp for cp in range(0x10000) if unicodedata.category(chr(cp)) == "Cf"]
         + _SUPPLEMENTARY
         + _NON_FORMAT
+        + _CONTROLS
     ),
     **dict.fromkeys(_BLANK_LETTERS, " "),
+    **dict.fromkeys(_LINE_BREAKS, "\n"),
 }
 
 

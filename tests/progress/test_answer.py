@@ -310,3 +310,36 @@ def test_no_invisible_character_hides_a_rejected_word_from_the_grader(
     attempt = Attempt.objects.get()
     assert attempt.answer["text"] == "2 sigma or 3 sigma above the rolling mean"
     assert attempt.correct is False
+
+
+@pytest.mark.parametrize(
+    "hidden",
+    ["\x01", "\x08", "\x1b", "\x1f", "\x7f", "\x80", "\x9b", "\x9f"],
+    ids=["soh", "backspace", "escape", "unit-separator", "delete", "pad", "csi", "apc"],
+)
+def test_no_control_character_hides_a_rejected_word_from_the_grader(
+    seeds_imported, post_answer, hidden
+):
+    """A control character (Unicode's Cc: C0 but the tab and line ends, DEL, C1) is a
+    box or nothing on a page, yet the grader read "si\x1bgma" as two words: the hedge
+    "2 sigma or 3 sigma" passed a key rejecting "2 sigma" (red team 21), and the escape
+    sequences stayed in the text the CSV export hands to a terminal."""
+    post_answer("q-19-02", text=f"2 si{hidden}gma or 3 sigma above the rolling mean")
+
+    attempt = Attempt.objects.get()
+    assert attempt.answer["text"] == "2 sigma or 3 sigma above the rolling mean"
+    assert attempt.correct is False
+
+
+@pytest.mark.parametrize(
+    "brk",
+    ["\x0b", "\x0c", "\x85", "\u2028", "\u2029", "\r\n", "\t"],
+    ids=["vertical-tab", "form-feed", "next-line", "line-sep", "paragraph-sep", "crlf", "tab"],
+)
+def test_a_line_break_of_any_kind_is_kept_as_one(seeds_imported, post_answer, brk):
+    """Word's manual line break (a vertical tab), a form feed, NEL and Unicode's line and
+    paragraph separators are line breaks: kept as one, the tab and CR LF as typed."""
+    post_answer("q-10-03", text=f"identity{brk}path")
+
+    shown = brk if brk in ("\r\n", "\t") else "\n"
+    assert Attempt.objects.get().answer["text"] == f"identity{shown}path"
