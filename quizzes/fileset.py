@@ -19,7 +19,7 @@ from .yaml_reader import FileTooLarge, read_bytes, read_document
 
 # Bump when the loader's rules change in a way the schema file does not show, so that
 # files imported under the old rules are read again instead of skipped as unchanged.
-RULES_VERSION = "4"
+RULES_VERSION = "5"
 SYMLINK = "a symbolic link; quiz files must be regular files in the folder"
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
+from portal.invisible import has_invisible
 from portal.languages import LANGUAGE_CODES
 
 from . import grading
@@ -114,6 +116,13 @@ def _key_problems(question: LineDict, label: str, shown: str) -> list[Problem]:
                 if not _readable(alternative, longest):
                     continue  # left to the schema's message
                 text = str(alternative)
+                if hidden := _unseen(text):
+                    message = (
+                        f"{field} {n}: an alternative has a character no reader sees "
+                        f"({hidden}), which the grader takes out of every answer, so it would "
+                        f"never be found: delete it ({quoted(text)})"
+                    )
+                    problems.append(Problem(shown, line, label, message))
                 count = word_count(text)
                 total += count
                 if count > MAX_ALTERNATIVE_WORDS:
@@ -129,6 +138,15 @@ def _key_problems(question: LineDict, label: str, shown: str) -> list[Problem]:
         )
         problems.append(Problem(shown, question.line_of("expected"), label, message))
     return problems
+
+
+def _unseen(text: str) -> str:
+    """The first character of `text` the grader takes out of an answer or reads as another
+    (portal.invisible), named ("U+200B ZERO WIDTH SPACE"); "" when there is none."""
+    for char in text:
+        if has_invisible(char):
+            return f"U+{ord(char):04X} {unicodedata.name(char, '')}".strip()
+    return ""
 
 
 def _readable(alternative: Any, longest: int) -> bool:

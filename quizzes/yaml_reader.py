@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import threading
 from contextlib import contextmanager
@@ -128,6 +129,12 @@ def _checked_int(loader: _QuizLoader, node):
     return value
 
 
+# Control characters a double-quoted escape can write ("\e", "\x9b", "\N"): a box on a
+# page, and an escape sequence in the terminal that shows a mirror or the CSV export.
+# The tab and the line ends are text.
+_CONTROL = re.compile(r"[\x01-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+
+
 def _checked_str(node):
     value = node.value
     # A double-quoted "\0" is valid YAML; PostgreSQL cannot store it in a text column.
@@ -136,6 +143,13 @@ def _checked_str(node):
             None,
             None,
             "a text contains a NUL character (\\0), which is not allowed",
+            node.start_mark,
+        )
+    if control := _CONTROL.search(value):
+        raise Refused(
+            None,
+            None,
+            f"a text contains a control character (U+{ord(control[0]):04X}), which is not allowed",
             node.start_mark,
         )
     return value

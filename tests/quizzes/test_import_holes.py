@@ -67,6 +67,68 @@ def test_import_nul_character_refused_with_its_line(imported, write_quiz, old, n
     assert db_snapshot() == imported
 
 
+@pytest.mark.parametrize(
+    ("old", "new", "line", "shown"),
+    [
+        ("title: {en: Pick B}", 'title: {en: "Pick \\e[2J\\e[HB"}', 8, "U+001B"),
+        ("text: {en: Not this}", 'text: {en: "Not\\athis"}', 11, "U+0007"),
+        ("      - [identity, identidad]", '      - ["iden\\x7ftity"]', 33, "U+007F"),
+        ("explanation: {en: A and C.}", 'explanation: {en: "A\\x9b31m and C."}', 28, "U+009B"),
+        ("explanation: {en: A and C.}", 'explanation: {en: "A\\N and C."}', 28, "U+0085"),
+    ],
+    ids=["escape-in-title", "bell-in-option", "delete-in-mention", "csi-in-text", "nel"],
+)
+def test_import_control_character_refused_with_its_line(
+    imported, write_quiz, old, new, line, shown
+):
+    """A double-quoted YAML escape writes any control character: an escape sequence in a
+    title or a key went into the pages (a box), the mirrors and the CSV export, to run in
+    the terminal of whoever reads them (red team 21). Only the tab and line ends pass."""
+    assert MINIMAL.splitlines()[line - 1].endswith(old)
+
+    errors = refuse(write_quiz(MINIMAL.replace(old, new, 1)))
+
+    assert [e.split(":", 1)[1] for e in errors] == [
+        f"{line}: a text contains a control character ({shown}), which is not allowed"
+    ]
+    assert db_snapshot() == imported
+
+
+@pytest.mark.parametrize(
+    ("alternative", "shown"),
+    [
+        ("iden\\u200btity", "U+200B ZERO WIDTH SPACE"),
+        ("resi\\u00addual", "U+00AD SOFT HYPHEN"),
+        ("\\u202eytitnedi", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+        ("identity\\u2028path", "U+2028 LINE SEPARATOR"),
+    ],
+    ids=["zero-width-space", "soft-hyphen", "rtl-override", "line-separator"],
+)
+@pytest.mark.parametrize("field", ["expected", "reject"])
+def test_a_key_alternative_with_a_character_no_reader_sees_is_refused(
+    imported, write_quiz, alternative, shown, field
+):
+    """The grader takes such characters out of every answer, so an alternative pasted
+    with one inside ("iden\\u200btity", from a web page) was never found: every answer
+    wrong, or a rejected mention that never fired, and no message unless an example
+    caught it (red team 21)."""
+    key = f'      - ["{alternative}"]'
+    text = MINIMAL.replace("      - [identity, identidad]", key, 1)
+    if field == "reject":
+        text = text.replace(key, f"      - [identity, identidad]\n    reject:\n{key}", 1)
+    line = text.splitlines().index(key) + 1
+
+    errors = refuse(write_quiz(text))
+
+    name = "mention 1" if field == "expected" else "rejected mention 1"
+    assert len(errors) == 1, errors
+    assert errors[0].split(":", 1)[1].startswith(f"{line}: q-01-03: {name}: an alternative "), (
+        errors
+    )
+    assert shown in errors[0], errors
+    assert db_snapshot() == imported
+
+
 @pytest.mark.parametrize("target", ["/etc/passwd", "other tree"])
 def test_import_symbolic_link_in_the_folder_refused(imported, write_quiz, tmp_path, target):
     folder = write_quiz()
