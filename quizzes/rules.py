@@ -9,7 +9,7 @@ from decimal import Decimal
 from functools import lru_cache
 from typing import Any
 
-from portal.invisible import has_invisible
+from portal.invisible import has_invisible, visible
 from portal.languages import LANGUAGE_CODES
 
 from . import grading
@@ -259,10 +259,12 @@ def example_problems(phase: PhaseDoc) -> list[Problem]:
         if question.numeric:
             extra = {"numeric": question.numeric}
         for number, example in enumerate(question.examples, start=1):
-            refused = _number_refused(question, example.answer)
+            # What a learner's answer is graded as: without the characters no one sees.
+            text = visible(example.answer)
+            refused = _number_refused(question, text)
             if refused:
                 message = (
-                    f'example {number} ("{_shown(example.answer)}") {refused}: a learner '
+                    f'example {number} ("{_shown(text)}") {refused}: a learner '
                     "who sends it is asked to write a number, and nothing is graded, so it "
                     "tests nothing; write examples as numbers"
                 )
@@ -273,15 +275,15 @@ def example_problems(phase: PhaseDoc) -> list[Problem]:
                 correct_keys=question.correct_keys,
                 expected=question.expected,
                 pass_mentions=question.pass_mentions,
-                text=example.answer,
+                text=text,
                 **extra,
             )
             if result.correct == example.right:
                 continue
-            answer = _shown(example.answer)
+            answer = _shown(text)
             stated, got = ("right", "wrong") if example.right else ("wrong", "right")
             message = f'example {number} ("{answer}") expected {stated}, graded {got}'
-            message += _graded_why(question=question, result=result, answer=example.answer)
+            message += _graded_why(question=question, result=result, answer=text)
             problems.append(Problem(phase.path, example.line, question.code, message))
     return problems
 

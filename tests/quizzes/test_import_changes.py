@@ -353,6 +353,30 @@ def test_import_example_the_key_grades_otherwise_is_refused(write_quiz):
     assert Question.objects.count() == 0
 
 
+@pytest.mark.parametrize("hidden", ["\\u00ad", "\\u200b", "\\u2060"])
+def test_import_grades_an_example_as_a_learners_answer_without_what_no_reader_sees(
+    write_quiz, hidden
+):
+    """A learner's "iden\u00adtity" is graded as "identity" (portal.invisible); the
+    example was graded as written, wrong, so it stated a grade no learner gets (red
+    team 21)."""
+    key = FREE_WITH.replace(
+        "It keeps the identity path., right: true",
+        f'"It keeps the iden{hidden}tity.", right: false',
+    )
+    folder = write_quiz(MINIMAL.replace("      - [identity, identidad]\n", key))
+    err = StringIO()
+
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("import_quizzes", str(folder), stdout=StringIO(), stderr=err)
+
+    assert err.getvalue().splitlines() == [
+        f"{folder / 'phase-01-basics.yaml'}:37: q-01-03: "
+        'example 1 ("It keeps the identity.") expected wrong, graded right: '
+        "mentions found: 1 (1 of 1 needed)"
+    ]
+
+
 def test_import_example_refused_by_a_reject_names_it_and_where_it_fired(write_quiz):
     """An author walk: a new reject entry, "media sigma", read "mean" and "std" in a
     right example; "expected right, graded wrong" alone left the author guessing."""
