@@ -21,10 +21,10 @@ from .grading.vocabulary import vocabulary_load
 from .schema import id_is_valid, schema
 from .yaml_reader import LineDict, LineList
 
-FILE_NAME = re.compile(r"^phase-(?P<number>\d{2,})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.yaml$")
-SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+FILE_NAME = re.compile(r"^phase-(?P<number>[0-9]{2,})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.yaml\Z")
+SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*\Z")
 MAX_PHASE = 9999
-OPTION_KEY = re.compile(r"^[A-Z]$")
+OPTION_KEY = re.compile(r"^[A-Z]\Z")
 EXAMPLE_SHOWN = 40
 # A free question's key is read against every answer, so its size is what grading one
 # answer costs. The schema caps its mentions, their alternatives and their characters;

@@ -113,6 +113,25 @@ def test_import_bad_file_name_refused(imported, write_quiz):
     assert db_snapshot() == imported
 
 
+@pytest.mark.parametrize(
+    "number", ["\uff10\uff11", "\u0660\u0661", "0\u0661", "\U0001d7ce\U0001d7cf"]
+)
+def test_import_file_name_with_digits_of_another_script_refused(imported, write_quiz, number):
+    """Python's \\d took full-width, Arabic-Indic and mathematical digits, and int()
+    read them: "phase-０１-basics.yaml", a look-alike of "phase-01-basics.yaml", was
+    imported as phase 1 (red team 21)."""
+    (write_quiz() / "phase-01-basics.yaml").unlink()
+    folder = write_quiz(name=f"phase-{number}-basics.yaml")
+
+    errors = refuse(folder)
+
+    assert any(
+        f"phase-{number}-basics.yaml:1: the file name must look like phase-NN-slug.yaml" in e
+        for e in errors
+    ), errors
+    assert db_snapshot() == imported
+
+
 def test_import_missing_path_refused(db):
     errors = refuse(Path("/nonexistent/quizzes"))
 
