@@ -6,8 +6,11 @@ files say. Output is deterministic: the same YAML gives the same bytes.
 
 from __future__ import annotations
 
+import re
 from decimal import Decimal
 from pathlib import Path
+
+from markdown_it import MarkdownIt
 
 from portal.languages import LANGUAGE_CODES
 
@@ -90,8 +93,36 @@ def _is_short(text: str) -> bool:
     return "\n" not in text
 
 
+# The mirrors are read where Markdown's raw HTML is interpreted (GitHub, editors).
+_READERS = MarkdownIt("commonmark", {"html": True})
+_HTML_START = re.compile(r"^( {0,3})<")
+
+
+def _contained(text: str) -> str:
+    """`text` as Markdown that ends where it ends, as each text does in the portal: an
+    HTML block (`<!--`, `<script>`, `<pre>`…, which run until their end tag) shown as
+    the text the portal shows, and a code fence left open closed, so that neither
+    swallows the questions after it."""
+    lines = text.split("\n")
+    tokens = _READERS.parse(text)
+    for token in tokens:
+        if token.type == "html_block" and token.level == 0 and token.map:
+            first = token.map[0]
+            lines[first] = _HTML_START.sub(r"\1\\<", lines[first], count=1)
+    top = [token for token in tokens if token.level == 0]
+    if top and top[-1].type == "fence" and top[-1].map:
+        fence = top[-1]
+        start, end = fence.map
+        closing = lines[end - 1].strip() if end - start > 1 else ""
+        marker = fence.markup
+        if not (closing.startswith(marker) and closing == marker[0] * len(closing)):
+            lines.append(marker)
+    return "\n".join(lines)
+
+
 def _after(label: str, text: str) -> list[str]:
     """`label text` on one line, or the label and then `text` as written, as blocks."""
+    text = _contained(text)
     if _is_short(text):
         return [f"{label} {text}".strip(), ""]
     return [label, "", *text.splitlines(), ""] if label else [*text.splitlines(), ""]

@@ -257,3 +257,59 @@ def test_export_mirrors_removes_the_mirrors_whose_yaml_is_gone(project):
         f"removed {out}/phase-10-init-norm-residuals.md (its YAML is gone)\n"
         "0 of 2 mirrors written.\n"
     )
+
+
+HOSTILE_TEXTS = {
+    "comment": "Which one?\n\n<!-- the rest",
+    "comment-first": "<!-- the rest",
+    "script": "<script>\nthe rest",
+    "pre": "<pre>the rest",
+    "fence": "Look:\n\n```\ncode never closed",
+    "tildes": "~~~~python\nx = 1",
+    "fence-first": "```",
+}
+
+
+@pytest.mark.parametrize("text", HOSTILE_TEXTS.values(), ids=HOSTILE_TEXTS)
+@pytest.mark.parametrize("field", ["prompt", "explanation"])
+def test_a_text_ends_where_it_ends_in_the_mirror(tmp_path, text, field):
+    """In the portal each text is rendered apart and its raw HTML shown as text; the
+    mirror put the texts one after the other, so a prompt opening an HTML comment or a
+    code fence that it never closed swallowed the rest of the mirror, every later
+    question and its correct option, on any page that renders it (red team 21)."""
+    from markdown_it import MarkdownIt
+
+    source = tmp_path / "quizzes"
+    source.mkdir()
+    block = "\n".join(f"        {line}" for line in text.splitlines())
+    questions = "".join(
+        f"""\
+  - id: q-01-0{n}
+    kind: single
+    title: {{en: Question {n}}}
+    {field}:
+      en: |
+{block}
+    options:
+      - {{key: A, text: {{en: Alpha}}, correct: true}}
+      - {{key: B, text: {{en: Beta}}}}
+{"" if field == "explanation" else "    explanation: {en: Because.}"}
+"""
+        for n in (1, 2)
+    )
+    (source / "phase-01-basics.yaml").write_text(
+        f"format: 1\nphase: 1\nslug: basics\ntitle: {{en: Basics}}\nquestions:\n{questions}",
+        encoding="utf-8",
+    )
+    out = tmp_path / "mirrors"
+
+    export("--source", source, "--out", out)
+
+    # Rendered as GitHub and editors do: CommonMark, raw HTML interpreted.
+    html = MarkdownIt("commonmark", {"html": True}).render(
+        (out / "phase-01-basics.md").read_text(encoding="utf-8")
+    )
+    assert html.count("<h2>") == 2, html
+    assert html.count("<li>A. Alpha ✓</li>") == 2, html
+    assert html.count("<strong>Correct: A.</strong>") == 2, html
+    assert "<script>" not in html and "<pre>the" not in html and "<!--" not in html[20:], html
