@@ -290,3 +290,24 @@ def test_a_file_of_thousands_of_broken_questions_is_checked_in_linear_time(write
 
     assert len(problems) >= 4 * 400
     assert compared < 2 * len(problems), compared
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "name"),
+    [
+        ("title: {en: Pick B}", "title: {en: " + "P" * 301 + "}", "title.en"),
+        ("title: {en: Pick B}", "title: {en: Pick B, es: " + "P" * 301 + "}", "title.es"),
+        ("title: {en: Pick B}", "title: " + "P" * 301, "title"),
+    ],
+    ids=["en", "es", "plain"],
+)
+def test_a_question_title_of_over_300_characters_is_refused(imported, write_quiz, old, new, name):
+    """A title is one line of a card and is repeated in every row of the attempts' CSV
+    export: a 900,000-character title imported, and made each export row that long (a
+    thousand attempts, 900 MB). The bank's longest title has 69 characters (red team 21)."""
+    errors = refuse(write_quiz(MINIMAL.replace(old, new, 1)))
+
+    assert [e.split(":", 1)[1] for e in errors] == [
+        f"8: q-01-01: '{name}' has at most 300 characters, not 301"
+    ], errors
+    assert db_snapshot() == imported
