@@ -126,7 +126,24 @@ def _checked_int(loader: _QuizLoader, node):
         raise yaml.constructor.ConstructorError(
             None, None, "a number is too large", node.start_mark
         )
+    written = node.value
+    if _OCTAL.match(written):
+        # "phase: 010" was phase 8, and the error that followed named a phase 8 no one
+        # wrote (red team 21).
+        decimal = written.lstrip("+-").lstrip("0_").replace("_", "") or "0"
+        raise Refused(
+            None,
+            None,
+            f"{shortened(written)} is read by YAML as an octal number ({value}): "
+            f"write {'-' if written.startswith('-') else ''}{shortened(decimal)}, "
+            "without the leading zero",
+            node.start_mark,
+        )
     return value
+
+
+# YAML 1.1 reads a plain integer that starts with 0 as octal.
+_OCTAL = re.compile(r"[-+]?0[0-7_]+\Z")
 
 
 # Control characters a double-quoted escape can write ("\e", "\x9b", "\N"): a box on a

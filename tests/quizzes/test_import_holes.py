@@ -311,3 +311,23 @@ def test_a_question_title_of_over_300_characters_is_refused(imported, write_quiz
         f"8: q-01-01: '{name}' has at most 300 characters, not 301"
     ], errors
     assert db_snapshot() == imported
+
+
+@pytest.mark.parametrize(
+    ("written", "said"),
+    [
+        ("010", "010 is read by YAML as an octal number (8): write 10, without the leading zero"),
+        ("007", "007 is read by YAML as an octal number (7): write 7, without the leading zero"),
+    ],
+)
+def test_a_number_with_a_leading_zero_is_refused_for_what_yaml_reads(
+    imported, write_quiz, written, said
+):
+    """YAML 1.1 reads 010 as octal 8: "phase: 010" was refused as "phase 8 disagrees
+    with the file name", a phase no one wrote (red team 21)."""
+    text = MINIMAL.replace("phase: 1", f"phase: {written}", 1)
+
+    errors = refuse(write_quiz(text))
+
+    assert [error.split(": ", 1)[1] for error in errors] == [said]
+    assert db_snapshot() == imported
