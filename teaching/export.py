@@ -5,6 +5,7 @@ import re
 from django.db.models.fields.json import KT
 from django.utils import translation
 
+from portal.invisible import visible
 from progress.models import Regrade
 from quizzes.models import Question, QuestionRevision, localized
 
@@ -27,8 +28,11 @@ _FORMULA_START = re.compile(
 
 def csv_safe(value):
     """Learner-typed text must not run as a spreadsheet formula: a quote goes before
-    each place one could start ("'=1+1", "a;'=1+1")."""
+    each place one could start ("'=1+1", "a;'=1+1"). What no reader sees goes first
+    (`portal.invisible`), as from every answer sent since: an answer stored before
+    brings no terminal escape sequence, and no invisible character hides a sign."""
     if isinstance(value, str):
+        value = visible(value)
         value = _FORMULA_START.sub(r"\1\2'\3", value)
         return "'" + value if value[:1] in ("\t", "\r") else value
     return value

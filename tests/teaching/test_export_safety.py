@@ -19,7 +19,14 @@ from teaching.export import csv_safe
         ("\ufe661+1", "'\ufe661+1"),
         ("⁼1+1", "'⁼1+1"),
         ("₊1", "'₊1"),
-        ("\ufeff=1+1", "\ufeff'=1+1"),
+        # What no reader sees is taken out first, as from an answer sent today: a
+        # byte-order mark or a zero-width space before a sign hides nothing, and an
+        # answer stored before control characters were taken out (red team 21) brings
+        # no escape sequence to the terminal that shows the file.
+        ("\ufeff=1+1", "'=1+1"),
+        ("\u200b=1+1", "'=1+1"),
+        ("2 si\x1b[2Jgma", "2 si[2Jgma"),
+        ("a\u2028b\x85c", "a\nb\nc"),
         # A Spanish-locale spreadsheet splits at ";": no piece may start a formula.
         (";=1+1;", ";'=1+1;"),
         ("the norm; =SUM(A1)", "the norm; '=SUM(A1)"),
