@@ -1,7 +1,8 @@
 // Keyboard shortcuts on question pages (listed in the page's "Keyboard shortcuts" help):
 // 1–9 pick an option of the current question, Enter sends it, Ctrl+Enter sends from a
-// text box, N goes to the next question (the card's "Next question" once answered, else
-// the next card on the page, else the next page). Never while typing in a field.
+// text box, N goes to the next question (the card's "Next question", or whatever link
+// its feedback offers next, once answered; else the next card on the page, else the next
+// page). Never while typing in a field.
 (function () {
   "use strict";
 
@@ -72,7 +73,8 @@
     body.addEventListener("htmx:sendError", done);
   }
 
-  // N: follow the card's "Next question". On this page, a free or numeric question's text
+  // N: follow the card's next link ("Next question", "Continue", "Next review", "Back to
+  // phases"). On this page, a free or numeric question's text
   // box takes the focus, so the learner can type at once (a choice question's card keeps
   // it, for 1–9).
   function goNext(card) {

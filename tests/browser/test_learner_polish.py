@@ -309,3 +309,36 @@ def test_switching_language_after_a_review_answer_shows_that_answers_feedback(pa
         page.get_by_text("Repaso 2 de 2").wait_for()
         expect(page).to_have_url(re.compile(r"/reviews/$"))
         assert page.locator("article.question").get_attribute("id") != code
+
+
+def test_n_after_a_phase_s_last_answer_goes_back_to_the_phases(page, site):
+    """Every question answered, the last card's feedback offers "Back to phases": N did
+    nothing there, where it follows "Next question" everywhere else."""
+    import hashlib
+
+    from django.contrib.auth import get_user_model
+
+    from progress.services.attempts import attempt_record
+    from quizzes.models import Question
+
+    create_account(page, site, "keys-end")
+    learner = get_user_model().objects.get(username="keys-end")
+    for code in ("q-19-01", "q-19-02", "q-19-03", "q-19-04"):
+        revision = Question.objects.get(code=code).current_revision
+        attempt_record(
+            learner=learner,
+            revision=revision,
+            nonce=hashlib.sha256(code.encode()).hexdigest(),
+            answer={"text": "x"} if revision.kind == "free" else {"keys": ["A"]},
+            language="en",
+        )
+    page.goto(site + "/phase/19/#q-19-05")
+    card = page.locator("#q-19-05")
+    card.locator("textarea").fill("the rare token's embedding row gets a huge gradient")
+    card.get_by_role("button", name="Check answer").click()
+    expect(page.locator("#q-19-05-result")).to_be_focused()
+    expect(card.get_by_role("link", name="Back to phases")).to_be_visible()
+
+    page.keyboard.press("n")
+
+    page.get_by_role("heading", name="Phases").wait_for()
