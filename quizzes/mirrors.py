@@ -7,6 +7,7 @@ files say. Output is deterministic: the same YAML gives the same bytes.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
@@ -60,8 +61,22 @@ LABELS = {
         "reject": "Incorrecta si dice",
         "or": "o",
         "prompt_fallback": "Prompt (EN)",
+        # The line under the intro that counts the texts still in English (FLAG).
+        "pending": "Por traducir: {count} de {total} textos siguen en inglés, marcados (EN): "
+        "{fields}.",
+        "nothing_pending": "Por traducir: nada; los {total} textos están en español.",
+        "fields": {
+            "title": ("título", "títulos"),
+            "prompt": ("enunciado", "enunciados"),
+            "option": ("opción", "opciones"),
+            "explanation": ("explicación", "explicaciones"),
+            "unit": ("unidad", "unidades"),
+        },
     },
 }
+# Before a text shown in English on a page of another language, where it falls back
+# field by field: the mirror's counterpart of the portal's small "EN" flag.
+FLAG = "(EN)"
 
 
 def mirror_name(phase: PhaseDoc, language: str) -> str:
@@ -79,8 +94,46 @@ def source_path(*, phase: PhaseDoc, base_dir: Path) -> str:
         return path.as_posix()
 
 
-def _text(texts: dict[str, str], language: str) -> str:
-    return texts.get(language) or texts["en"]
+class _Texts:
+    """The texts of one mirror in its language, counted: how many, and by field how many
+    fall back to English (each then marked with FLAG)."""
+
+    def __init__(self, language: str):
+        self.language = language
+        self.total = 0
+        self.english: Counter[str] = Counter()
+
+    def get(self, texts: dict[str, str], field: str) -> tuple[str, str]:
+        """(text, flag): the flag is FLAG when the text falls back to English, else ""."""
+        self.total += 1
+        if texts.get(self.language):
+            return texts[self.language], ""
+        self.english[field] += 1
+        return texts["en"], FLAG
+
+    def inline(self, texts: dict[str, str], field: str) -> str:
+        """The text, after its flag when it falls back: `(EN) Bad init.`"""
+        return _flagged(*self.get(texts, field))
+
+    def summary(self) -> list[str]:
+        """The line under the intro of a translation's mirror; none for English's."""
+        labels = LABELS[self.language]
+        if "pending" not in labels:
+            return []
+        count = sum(self.english.values())
+        if not count:
+            return [labels["nothing_pending"].format(total=self.total), ""]
+        fields = ", ".join(
+            f"{n} {names[n != 1]}"
+            for field, names in labels["fields"].items()
+            if (n := self.english[field])
+        )
+        line = labels["pending"].format(count=count, total=self.total, fields=fields)
+        return [line, ""]
+
+
+def _flagged(text: str, flag: str) -> str:
+    return f"{flag} {text}" if flag else text
 
 
 def _one_line(text: str) -> str:
@@ -120,20 +173,22 @@ def _contained(text: str) -> str:
     return "\n".join(lines)
 
 
-def _after(label: str, text: str) -> list[str]:
-    """`label text` on one line, or the label and then `text` as written, as blocks."""
+def _after(label: str, text: str, flag: str = "") -> list[str]:
+    """`label text` on one line, or the label and then `text` as written, as blocks; a
+    flag goes between them (at the end of the label's line, above a block)."""
     text = _contained(text)
+    label = f"{label} {flag}".strip()
     if _is_short(text):
         return [f"{label} {text}".strip(), ""]
     return [label, "", *text.splitlines(), ""] if label else [*text.splitlines(), ""]
 
 
-def _option(key: str, mark: str, text: str) -> list[str]:
+def _option(key: str, mark: str, text: str, flag: str = "") -> list[str]:
     """An option as a list item whose body is Markdown: indented under `- ` so that
     fences, lists and paragraphs stay inside the item."""
     if _is_short(text):
-        return [f"- {key}. {text}{mark}"]
-    lines = [f"- {key}.{mark}", ""]
+        return [f"- {key}. {_flagged(text, flag)}{mark}"]
+    lines = [f"- {key}.{mark}{f' {flag}' if flag else ''}", ""]
     lines += [f"  {line}" if line.strip() else "" for line in text.splitlines()]
     return [*lines, ""]
 
@@ -142,27 +197,29 @@ def _number(value, language: str) -> str:
     return plain(Decimal(str(value))).replace(".", LABELS[language]["decimal"])
 
 
-def _numeric(question: QuestionDoc, language: str) -> str:
+def _numeric(question: QuestionDoc, texts: _Texts) -> str:
     """ "3.5 GB ± 0.05", "14 GB ± 5%": the value, its unit and the tolerance if any."""
-    key = question.numeric
+    key, language = question.numeric, texts.language
     unit = key.get("unit")
-    shown = _number(key["answer"], language) + (f" {_text(unit, language)}" if unit else "")
+    shown = _number(key["answer"], language)
+    if unit:
+        shown += " " + texts.inline(unit, "unit")
     tolerance = key.get("tolerance")
     if isinstance(tolerance, str):
         return f"{shown} ± {_number(tolerance.removesuffix('%'), language)}%"
     return f"{shown} ± {_number(tolerance, language)}" if tolerance else shown
 
 
-def _question(question: QuestionDoc, language: str) -> list[str]:
-    labels = LABELS[language]
+def _question(question: QuestionDoc, texts: _Texts) -> list[str]:
+    labels = LABELS[texts.language]
     kind = labels["kind"][question.kind]
-    lines = [f"## {question.code} — {_one_line(_text(question.title, language))} ({kind})", ""]
+    title = texts.inline(question.title, "title")
+    lines = [f"## {question.code} — {_one_line(title)} ({kind})", ""]
     if question.prompt:
-        if language != "en" and language not in question.prompt:
-            lines += _after(f"{labels['prompt_fallback']}:", question.prompt["en"])
-        else:
-            lines += _after("", _text(question.prompt, language))
-    explanation = _text(question.explanation, language)
+        prompt, flag = texts.get(question.prompt, "prompt")
+        # Labelled as the seed pages had it: the flag is in the label.
+        lines += _after(f"{labels['prompt_fallback']}:" if flag else "", prompt)
+    explanation, flag = texts.get(question.explanation, "explanation")
     if question.kind == QuestionKind.FREE:
 
         def listed(mentions) -> str:
@@ -177,18 +234,19 @@ def _question(question: QuestionDoc, language: str) -> list[str]:
         lines += [f"{labels['mentions']} ({count}): {listed(question.expected)}", ""]
         if question.reject:
             lines += [f"{labels['reject']}: {listed(question.reject)}", ""]
-        lines += _after("", explanation)
+        lines += _after("", explanation, flag)
     elif question.kind == QuestionKind.NUMERIC:
-        lines += _after(f"**{labels['answer']}: {_numeric(question, language)}.**", explanation)
+        answer = f"**{labels['answer']}: {_numeric(question, texts)}.**"
+        lines += _after(answer, explanation, flag)
     else:
         options = []
         for option in question.options:
             mark = " ✓" if option.correct else ""
-            options += _option(option.key, mark, _text(option.text, language))
+            options += _option(option.key, mark, *texts.get(option.text, "option"))
         # A blank line after a block item already ends the list; never two in a row.
         lines += options if options[-1] == "" else [*options, ""]
         correct = ", ".join(question.correct_keys)
-        lines += _after(f"**{labels['correct']}: {correct}.**", explanation)
+        lines += _after(f"**{labels['correct']}: {correct}.**", explanation, flag)
     return lines
 
 
@@ -210,19 +268,21 @@ def mirror_source_exists(*, mirror: Path, base_dir: Path) -> bool:
 
 def render_mirror(*, phase: PhaseDoc, language: str, source: str) -> str:
     labels = LABELS[language]
+    texts = _Texts(language)
+    title = _one_line(texts.inline(phase.title, "title"))
+    body: list[str] = []
+    for question in phase.questions:
+        body += _question(question, texts)
     lines = [
         HEADER.format(source=source),
         "",
-        "# "
-        + labels["heading"].format(
-            number=phase.number, title=_one_line(_text(phase.title, language))
-        ),
+        "# " + labels["heading"].format(number=phase.number, title=title),
         "",
         labels["intro"].format(source=source),
         "",
+        *texts.summary(),
+        *body,
     ]
-    for question in phase.questions:
-        lines += _question(question, language)
     return "\n".join(lines).rstrip() + "\n"
 
 

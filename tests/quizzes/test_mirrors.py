@@ -47,7 +47,8 @@ def test_export_mirrors_spanish_page_falls_back_to_english_like_the_seed(seed_di
     assert "# Fase 19 — Dinámica de entrenamiento y depuración (espejo)" in text
     assert "## q-19-01 — Firma de overflow fp16 (única)" in text
     assert "Prompt (EN): A run in fp16 with no loss scaling shows:" in text
-    assert "- B. Activation magnitude exceeded 65504 in the backward pass. ✓" in text
+    assert "- B. (EN) Activation magnitude exceeded 65504 in the backward pass. ✓" in text
+    assert "Por traducir: 17 de 28 textos siguen en inglés, marcados (EN): 5 enunciados, " in text
     assert "**Correcta: B.** El máximo fp16 es 65504;" in text
     assert "**Correcta: A, B, C.**" in text
     assert "Respuesta libre. Menciones esperadas (basta con 1 de 1): 3σ (o “3 sigma”" in text
@@ -178,10 +179,15 @@ def test_export_mirrors_spanish_block_prompt_falls_back_under_its_label(tmp_path
     export("--source", RICH, "--out", out)
 
     text = (out / "phase-90-rich-text.es.md").read_text()
-    assert "## q-90-02 — Safe texts (múltiple)\n\nPrompt (EN):\n\nRaw <b>HTML</b> stays" in text
+    assert (
+        "## q-90-02 — (EN) Safe texts (múltiple)\n\nPrompt (EN):\n\nRaw <b>HTML</b> stays"
+    ) in text
     assert "| size | dtype |\n|:-----|------:|\n| 2 B  | fp16  |\n\n> A quoted note.\n" in text
-    assert "\n    indented code block\n\n- A. Write to <mailto:team@example.org> ✓\n" in text
-    assert "- B.\n\n  1. first\n  2. second\n\n- C. Nothing\n\n**Correcta: A.** Only A.\n" in text
+    assert "\n    indented code block\n\n- A. (EN) Write to <mailto:team@example.org> ✓\n" in text
+    assert (
+        "- B. (EN)\n\n  1. first\n  2. second\n\n"
+        "- C. (EN) Nothing\n\n**Correcta: A.** (EN) Only A.\n"
+    ) in text
     assert "- B. `[1, 2, 1, 2]`, la lista repetida\n" in text
 
 
@@ -313,3 +319,110 @@ def test_a_text_ends_where_it_ends_in_the_mirror(tmp_path, text, field):
     assert html.count("<li>A. Alpha ✓</li>") == 2, html
     assert html.count("<strong>Correct: A.</strong>") == 2, html
     assert "<script>" not in html and "<pre>the" not in html and "<!--" not in html[20:], html
+
+
+HALF_TRANSLATED = """\
+format: 1
+phase: 92
+slug: half-translated
+title: {en: Half translated}
+questions:
+  - id: q-92-01
+    kind: single
+    title: {en: Pick B, es: Elige B}
+    prompt: {en: Which one?}
+    options:
+      - key: A
+        text: {en: Not this, es: Esta no}
+      - key: B
+        text: {en: This one}
+        correct: true
+    explanation: {en: Because B.}
+  - id: q-92-02
+    kind: free
+    title: {en: Say identity}
+    prompt: {en: What path?, es: ¿Qué camino?}
+    expected:
+      - [identity, identidad]
+    explanation: |
+      The identity path.
+
+      It keeps the gradient.
+  - id: q-92-03
+    kind: numeric
+    title: {en: Weights, es: Pesos}
+    answer: 14
+    unit: GB
+    explanation: {en: Two bytes each., es: Dos bytes cada uno.}
+"""
+
+
+def test_export_mirrors_spanish_page_marks_every_text_that_falls_back(tmp_path):
+    """An author walk: only a prompt in English was labelled in the Spanish mirror; an
+    option, a title, an explanation or a unit left in English read as if translated, so
+    the mirror could not tell an author what was left to translate. Each is now marked
+    (EN) just before its text, and a line under the intro counts them."""
+    source = tmp_path / "source"
+    source.mkdir()
+    (source / "phase-92-half-translated.yaml").write_text(HALF_TRANSLATED, "utf-8")
+
+    export("--source", source, "--out", tmp_path / "mirrors")
+
+    spanish = (tmp_path / "mirrors" / "phase-92-half-translated.es.md").read_text("utf-8")
+    body = spanish.split("se genera, así que edita el YAML.\n\n", 1)[1]
+    assert body == (
+        "Por traducir: 7 de 12 textos siguen en inglés, marcados (EN): 2 títulos, "
+        "1 enunciado, 1 opción, 2 explicaciones, 1 unidad.\n"
+        "\n"
+        "## q-92-01 — Elige B (única)\n"
+        "\n"
+        "Prompt (EN): Which one?\n"
+        "\n"
+        "- A. Esta no\n"
+        "- B. (EN) This one ✓\n"
+        "\n"
+        "**Correcta: B.** (EN) Because B.\n"
+        "\n"
+        "## q-92-02 — (EN) Say identity (libre)\n"
+        "\n"
+        "¿Qué camino?\n"
+        "\n"
+        "Respuesta libre. Menciones esperadas (basta con 1 de 1): identity (o “identidad”).\n"
+        "\n"
+        "(EN)\n"
+        "\n"
+        "The identity path.\n"
+        "\n"
+        "It keeps the gradient.\n"
+        "\n"
+        "## q-92-03 — Pesos (numérica)\n"
+        "\n"
+        "**Respuesta: 14 (EN) GB.** Dos bytes cada uno.\n"
+    )
+    assert spanish.splitlines()[2] == "# Fase 92 — (EN) Half translated (espejo)"
+    english = (tmp_path / "mirrors" / "phase-92-half-translated.md").read_text("utf-8")
+    assert "(EN)" not in english and "Por traducir" not in english
+
+
+def test_export_mirrors_spanish_page_marks_block_texts_above_them(tmp_path):
+    out = tmp_path / "mirrors"
+
+    export("--source", RICH, "--out", out)
+
+    text = (out / "phase-90-rich-text.es.md").read_text()
+    assert "- A. ✓ (EN)\n\n  ```python\n  [2, 4]\n  ```\n" in text
+    assert "- C. (EN)\n\n  ```\n  TypeError:" in text
+    assert "## q-90-02 — (EN) Safe texts (múltiple)\n" in text
+
+
+def test_export_mirrors_spanish_page_says_when_nothing_is_left_to_translate(tmp_path):
+    source = tmp_path / "source"
+    source.mkdir()
+    text = (REPO / "data" / "quizzes" / "phase-10-init-norm-residuals.yaml").read_text()
+    (source / "phase-10-init-norm-residuals.yaml").write_text(text, "utf-8")
+
+    export("--source", source, "--out", tmp_path / "mirrors")
+
+    spanish = (tmp_path / "mirrors" / "phase-10-init-norm-residuals.es.md").read_text()
+    assert "\nPor traducir: nada; los 29 textos están en español.\n" in spanish
+    assert "(EN)" not in spanish
