@@ -13,8 +13,15 @@ from pathlib import Path
 from . import grading
 from .documents import KnownFile, PhaseDoc, Problem, QuizSet, SkippedFile, phase_doc
 from .grading.vocabulary import VOCABULARY_FILE, vocabulary_load
-from .rules import example_problems, file_name_problems, question_ids, question_problems
-from .schema import SCHEMA_PATH, schema_problems, type_name
+from .rules import (
+    example_problems,
+    file_name_problems,
+    question_example_problems,
+    question_ids,
+    question_problems_at,
+    sound_questions,
+)
+from .schema import SCHEMA_PATH, schema_report, type_name
 from .yaml_reader import FileTooLarge, read_bytes, read_document
 
 # Bump when the loader's rules change in a way the schema file does not show, so that
@@ -133,13 +140,19 @@ def load_file(
         message = f"the file must be a mapping of fields, not {type_name(data)}"
         problems.append(Problem(shown, 1, None, message))
         return None
-    found = schema_problems(data, shown)
+    found, broken = schema_report(data, shown)
     ids.extend(question_ids(data, shown))
     if any(p.message.startswith("unknown format") for p in found):
         problems.extend(found)
         return None
-    found += file_name_problems(data, path.name, shown) + question_problems(data, shown)
+    ruled = question_problems_at(data, shown)
+    found += file_name_problems(data, path.name, shown) + [problem for _, problem in ruled]
     if found:
+        # All in one pass: the examples of each question no problem is in are graded too
+        # (a question with a problem of its own may have its key wrong: they wait for it).
+        broken |= {index for index, _ in ruled}
+        for question in sound_questions(data, path=shown, broken=broken):
+            found += question_example_problems(question)
         problems.extend(sorted(found, key=lambda p: p.line))
         return None
     phase = phase_doc(data, path=shown, file_hash=digest)
@@ -212,6 +225,10 @@ def _load_quiz_set(paths, on_file, known) -> QuizSet:
     if _across_files(entries, ids, problems) and quiz_set.skipped:
         # A clash with an unchanged file: read everything, so each message has its line.
         return _load_quiz_set(paths, on_file=None, known=None)
+    # Each file's problems together, by line: a duplicate id found across files takes its
+    # place among its file's others (those of no file read, such as a link, come first).
+    ranks = {display_path(path): rank for rank, path in enumerate(files)}
+    problems.sort(key=lambda p: (ranks.get(p.path, -1), p.line))
     quiz_set.phases = sorted(
         (e for e in entries if isinstance(e, PhaseDoc)), key=lambda p: p.number
     )

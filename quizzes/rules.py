@@ -13,7 +13,7 @@ from portal.invisible import has_invisible, visible
 from portal.languages import LANGUAGE_CODES
 
 from . import grading
-from .documents import PhaseDoc, Problem, QuestionDoc, quoted, shortened
+from .documents import PhaseDoc, Problem, QuestionDoc, question_doc, quoted, shortened
 from .grading.explain import key_explain
 from .grading.numeric import MAX_CHARS, magnitude_readable, plain
 from .grading.text import words
@@ -66,8 +66,14 @@ def question_ids(data: Any, shown: str) -> list[tuple[str, str, int]]:
 def question_problems(data: Any, shown: str) -> list[Problem]:
     """Option keys unique within a question; pass_mentions at most the mentions there are;
     a free key's words within their limits."""
-    problems = []
+    return [problem for _, problem in question_problems_at(data, shown)]
+
+
+def question_problems_at(data: Any, shown: str) -> list[tuple[int, Problem]]:
+    """`question_problems`, each with the position of its question in the file."""
+    found = []
     for index, question in _questions(data):
+        problems: list[Problem] = []
         label = question["id"] if id_is_valid(question.get("id")) else f"question {index + 1}"
         options = question.get("options")
         seen: dict[str, int] = {}
@@ -89,7 +95,18 @@ def question_problems(data: Any, shown: str) -> list[Problem]:
             problems.append(Problem(shown, question.line_of("pass_mentions"), label, message))
         problems += _numeric_problems(question, label, shown)
         problems += _key_problems(question, label, shown)
-    return problems
+        found += [(index, problem) for problem in problems]
+    return found
+
+
+def sound_questions(data: Any, *, path: str, broken: set[int]) -> list[QuestionDoc]:
+    """The questions of a refused file that no problem is in, as documents: their
+    examples can be graded in the same pass as the file's other problems."""
+    return [
+        question_doc(question, position=index + 1, path=path)
+        for index, question in _questions(data)
+        if index not in broken
+    ]
 
 
 def _key_problems(question: LineDict, label: str, shown: str) -> list[Problem]:
@@ -250,41 +267,45 @@ NUMBER_REFUSALS = {
 
 def example_problems(phase: PhaseDoc) -> list[Problem]:
     """Each example answer, graded as a learner's would be, gets the grade it states."""
-    problems = []
-    for question in phase.questions:
-        extra = {
-            "reject": question.reject,
-            "prompt": grading.grading_prompt(question.title, question.prompt),
-        }
-        if question.numeric:
-            extra = {"numeric": question.numeric}
-        for number, example in enumerate(question.examples, start=1):
-            # What a learner's answer is graded as: without the characters no one sees.
-            text = visible(example.answer)
-            refused = _number_refused(question, text)
-            if refused:
-                message = (
-                    f'example {number} ("{_shown(text)}") {refused}: a learner '
-                    "who sends it is asked to write a number, and nothing is graded, so it "
-                    "tests nothing; write examples as numbers"
-                )
-                problems.append(Problem(phase.path, example.line, question.code, message))
-                continue
-            result = grading.grade(
-                kind=question.kind,
-                correct_keys=question.correct_keys,
-                expected=question.expected,
-                pass_mentions=question.pass_mentions,
-                text=text,
-                **extra,
+    return [p for question in phase.questions for p in question_example_problems(question)]
+
+
+def question_example_problems(question: QuestionDoc) -> list[Problem]:
+    """`example_problems` for one question, located in its file (`question.path`)."""
+    problems: list[Problem] = []
+    extra = {
+        "reject": question.reject,
+        "prompt": grading.grading_prompt(question.title, question.prompt),
+    }
+    if question.numeric:
+        extra = {"numeric": question.numeric}
+    for number, example in enumerate(question.examples, start=1):
+        # What a learner's answer is graded as: without the characters no one sees.
+        text = visible(example.answer)
+        refused = _number_refused(question, text)
+        if refused:
+            message = (
+                f'example {number} ("{_shown(text)}") {refused}: a learner '
+                "who sends it is asked to write a number, and nothing is graded, so it "
+                "tests nothing; write examples as numbers"
             )
-            if result.correct == example.right:
-                continue
-            answer = _shown(text)
-            stated, got = ("right", "wrong") if example.right else ("wrong", "right")
-            message = f'example {number} ("{answer}") expected {stated}, graded {got}'
-            message += _graded_why(question=question, result=result, answer=text)
-            problems.append(Problem(phase.path, example.line, question.code, message))
+            problems.append(Problem(question.path, example.line, question.code, message))
+            continue
+        result = grading.grade(
+            kind=question.kind,
+            correct_keys=question.correct_keys,
+            expected=question.expected,
+            pass_mentions=question.pass_mentions,
+            text=text,
+            **extra,
+        )
+        if result.correct == example.right:
+            continue
+        answer = _shown(text)
+        stated, got = ("right", "wrong") if example.right else ("wrong", "right")
+        message = f'example {number} ("{answer}") expected {stated}, graded {got}'
+        message += _graded_why(question=question, result=result, answer=text)
+        problems.append(Problem(question.path, example.line, question.code, message))
     return problems
 
 

@@ -258,8 +258,14 @@ def _explain(data: Any, error: ValidationError) -> list[tuple[list, int, str]]:
 
 def schema_problems(data: Any, shown: str) -> list[Problem]:
     """Every way `data` (a parsed file) departs from the schema, located and worded."""
+    return schema_report(data, shown)[0]
+
+
+def schema_report(data: Any, shown: str) -> tuple[list[Problem], set[int]]:
+    """`schema_problems`, and the positions of the questions that any of them is in (a
+    question at none of them is as the schema wants it, whatever the rest of the file)."""
     if schema_accepts(data):
-        return []
+        return [], set()
     explained: list[tuple[list, int, str, str]] = []
     for error in _validator().iter_errors(data):
         for leaf in _leaves(error):
@@ -282,4 +288,9 @@ def schema_problems(data: Any, shown: str) -> list[Problem]:
         if keyword in CONTAINS and tuple(path) in wrong_within:
             continue
         problems.setdefault(Problem(shown, line, question_label(data, path), message))
-    return sorted(problems, key=lambda p: p.line)
+    questions = {
+        path[1]
+        for path, *_ in explained
+        if len(path) >= 2 and path[0] == "questions" and isinstance(path[1], int)
+    }
+    return sorted(problems, key=lambda p: p.line), questions
