@@ -426,3 +426,33 @@ def test_export_mirrors_spanish_page_says_when_nothing_is_left_to_translate(tmp_
     spanish = (tmp_path / "mirrors" / "phase-10-init-norm-residuals.es.md").read_text()
     assert "\nPor traducir: nada; los 29 textos están en español.\n" in spanish
     assert "(EN)" not in spanish
+
+
+def test_export_mirrors_show_a_questions_examples_after_it(project):
+    """An author walk: the mirrors left out `examples:`, the answers an author wrote to
+    test a free or numeric key, so a reader saw the key without the answers it must
+    grade right and wrong. They follow the key on one line, right (✓) then wrong (✗)."""
+    out = project / "mirrors"
+
+    export("--source", project / "data" / "quizzes", "--out", out)
+
+    english = (out / "phase-19-training-dynamics.md").read_text()
+    question = english.split("## q-19-02")[1].split("## q-19-03")[0]
+    assert (
+        "“por debajo de la media”).\n\n"
+        "Examples: ✓ “loss > rolling mean + 3 std”, “tres desviaciones típicas por encima de "
+        "la media móvil”; ✗ “2 sigma above the rolling mean”, “por encima de la media móvil”."
+        "\n\nFlag a step whose loss is 3σ"
+    ) in question
+    spanish = (out / "phase-19-training-dynamics.es.md").read_text()
+    assert "\n\nEjemplos: ✓ “loss > rolling mean + 3 std”, “tres desviaciones" in spanish
+    choice = english.split("## q-19-01")[1].split("## q-19-02")[0]
+    assert "Examples" not in choice
+
+
+def test_export_mirrors_show_numeric_examples_with_their_language(tmp_path):
+    export("--source", REPO / "tests" / "quizzes" / "numeric", "--out", tmp_path)
+
+    english = (tmp_path / "phase-91-numeric.md").read_text()
+    assert "\n\nExamples: ✓ “14 GB”, “13,04” (es); ✗ “1.4e10”, “7”.\n" in english
+    assert english.count("Examples:") == 1  # q-91-02 has none
