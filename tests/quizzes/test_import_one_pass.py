@@ -54,6 +54,24 @@ def test_a_files_examples_are_graded_beside_another_questions_schema_error(write
     assert 'example 2 ("Nada de nada.") expected right, graded wrong' in errors[2]
 
 
+def test_a_files_examples_are_graded_beside_a_rule_the_schema_cannot_say(write_quiz):
+    # An option key repeated is the importer's rule, not the schema's: the same holds.
+    text = MINIMAL.replace("      - [identity, identidad]\n", WRONG_EXAMPLE)
+    text = text.replace(
+        "      - key: B\n        text: {en: This one}",
+        "      - key: A\n        text: {en: This one}",
+    )
+    folder = write_quiz(text)
+
+    errors = refuse(folder)
+
+    assert where(errors) == [
+        "phase-01-basics.yaml:12: q-01-01",
+        "phase-01-basics.yaml:38: q-01-03",
+    ], errors
+    assert "option key 'A' is repeated" in errors[0]
+
+
 def test_the_examples_of_a_question_with_its_own_schema_error_wait_for_it(write_quiz):
     # Its key may be what is wrong: graded against it, the examples would say nothing true.
     text = MINIMAL.replace("      - [identity, identidad]\n", WRONG_EXAMPLE)
