@@ -295,35 +295,36 @@ def test_invisible_characters_are_taken_out_of_a_free_answer(seeds_imported, pos
     assert attempt.correct is True
 
 
-@pytest.mark.parametrize(
-    "hidden",
-    ["\u00ad", "\u200d", "\u200c", "\u034f", "\u200e", "\u180e", "\ufe0f", "\U000e0061"],
-    ids=["soft-hyphen", "zwj", "zwnj", "cgj", "lrm", "mongolian-vs", "vs16", "tag-a"],
-)
+HIDDEN = {
+    # Format and other characters no one sees (the red team's round 6).
+    "soft-hyphen": "\u00ad",
+    "zwj": "\u200d",
+    "zwnj": "\u200c",
+    "cgj": "\u034f",
+    "lrm": "\u200e",
+    "mongolian-vs": "\u180e",
+    "vs16": "\ufe0f",
+    "tag-a": "\U000e0061",
+    # Control characters (Unicode's Cc: C0 but the tab and line ends, DEL, C1): a box or
+    # nothing on a page, and the escape sequences stayed in the text the CSV export
+    # hands to a terminal (red team 21).
+    "soh": "\x01",
+    "backspace": "\x08",
+    "escape": "\x1b",
+    "unit-separator": "\x1f",
+    "delete": "\x7f",
+    "pad": "\x80",
+    "csi": "\x9b",
+    "apc": "\x9f",
+}
+
+
+@pytest.mark.parametrize("hidden", HIDDEN.values(), ids=HIDDEN)
 def test_no_invisible_character_hides_a_rejected_word_from_the_grader(
     seeds_imported, post_answer, hidden
 ):
-    """q-19-02 rejects "2 sigma": with a character no one sees inside "sigma", the hedge
-    was graded right (the red team's round 6)."""
-    post_answer("q-19-02", text=f"2 si{hidden}gma or 3 sigma above the rolling mean")
-
-    attempt = Attempt.objects.get()
-    assert attempt.answer["text"] == "2 sigma or 3 sigma above the rolling mean"
-    assert attempt.correct is False
-
-
-@pytest.mark.parametrize(
-    "hidden",
-    ["\x01", "\x08", "\x1b", "\x1f", "\x7f", "\x80", "\x9b", "\x9f"],
-    ids=["soh", "backspace", "escape", "unit-separator", "delete", "pad", "csi", "apc"],
-)
-def test_no_control_character_hides_a_rejected_word_from_the_grader(
-    seeds_imported, post_answer, hidden
-):
-    """A control character (Unicode's Cc: C0 but the tab and line ends, DEL, C1) is a
-    box or nothing on a page, yet the grader read "si\x1bgma" as two words: the hedge
-    "2 sigma or 3 sigma" passed a key rejecting "2 sigma" (red team 21), and the escape
-    sequences stayed in the text the CSV export hands to a terminal."""
+    """q-19-02 rejects "2 sigma": with a character no one sees inside "sigma", the grader
+    read two words and the hedge "2 sigma or 3 sigma" was graded right."""
     post_answer("q-19-02", text=f"2 si{hidden}gma or 3 sigma above the rolling mean")
 
     attempt = Attempt.objects.get()
