@@ -90,13 +90,16 @@ def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
     attempts still stand on, with how many learners and attempts that touches; of
     `learners` (ids; None: everyone) only. An attempt already regraded against the
     current revision stands on it, and one a regrade graded against it and left as it
-    stood has been looked at: neither is counted."""
+    stood has been looked at: neither is counted, unless a regrade by another key has
+    moved its verdict since (an edit undone and made again)."""
+    # A regrade by a key, after the entry or check: what it says no longer stands.
+    moved_since = Regrade.objects.filter(attempt=OuterRef("attempt"), revision__isnull=False)
     regraded = Regrade.objects.filter(
         attempt=OuterRef("pk"), revision_id=OuterRef("question__current_revision_id")
-    )
+    ).exclude(Exists(moved_since.filter(id__gt=OuterRef("id"))))
     checked = RegradeCheck.objects.filter(
         attempt=OuterRef("pk"), revision_id=OuterRef("question__current_revision_id")
-    )
+    ).exclude(Exists(moved_since.filter(created_at__gt=OuterRef("checked_at"))))
     older = (
         on_another_key(Attempt.objects.all())
         .exclude(Exists(regraded))

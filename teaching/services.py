@@ -214,9 +214,13 @@ def regrade_apply(*, plan: RegradePlan, by=None) -> int:
             by_doubts.setdefault(doubts, []).append(pk)
         for doubts, pks in by_doubts.items():
             Attempt.objects.filter(pk__in=pks).update(doubts=doubts)
+        # Checked against this revision before: its time is now, as a regrade by another
+        # key since then made the older check stale (impact.key_changes).
         RegradeCheck.objects.bulk_create(
             [RegradeCheck(attempt_id=a, revision_id=r) for a, r in plan.checked],
-            ignore_conflicts=True,  # checked against this revision before: once is enough
+            update_conflicts=True,
+            unique_fields=["attempt", "revision"],
+            update_fields=["checked_at"],
         )
         learner_question_rebuild(
             pairs={(c.attempt.learner_id, c.attempt.question_id) for c in plan.changes}

@@ -133,6 +133,63 @@ def test_regrade_after_an_edit_undone_grades_by_the_key_back_in_place(
     assert "The answer key has changed since this answer was graded." not in card
 
 
+def test_key_changes_lists_attempts_regraded_away_from_a_key_they_had_been_regraded_by(
+    edited, seeds_imported
+):
+    """An edit made, undone, made again and undone again, with a regrade after each: the
+    attempts stand on revision 2's key while the question is back on revision 1. An older
+    regrade against revision 1 is no longer what stands, so the key-changes page must
+    list them, as the regrade it points to finds them (it listed none)."""
+    question = Question.objects.get(code="q-10-01")
+    call_command("regrade", "q-10-01", stdout=StringIO())  # by revision 2
+    undo_key_move(seeds_imported)
+    call_command("regrade", "q-10-01", stdout=StringIO())  # by revision 1
+    move_key_from_b_to_a(seeds_imported)
+    call_command("regrade", "q-10-01", stdout=StringIO())  # by revision 2 again
+    undo_key_move(seeds_imported)
+    question.refresh_from_db()
+
+    changes = key_changes(questions=[question])
+
+    assert question.current_revision.number == 1
+    assert len(regrade_plan(questions=[question]).changes) == 2
+    assert [(c.old_keys, c.new_key, c.attempts) for c in changes] == [(["A"], "B", 2)]
+
+
+def test_key_changes_lists_attempts_regraded_away_after_a_check_against_the_key(
+    seeds_imported,
+):
+    """A regrade left cy's attempt as it stood against revision 2 (a check); a later
+    regrade by revision 1, then the question back on revision 2: the check was of a
+    verdict that no longer stands, and must not hide the attempt from the page, until
+    a regrade looks at it again."""
+    cy = UserFactory(username="cy")
+    answer(cy, "q-10-01", keys=["C"])  # wrong under both keys
+    question = Question.objects.get(code="q-10-01")
+    move_key_from_b_to_a(seeds_imported)
+    call_command("regrade", "q-10-01", stdout=StringIO())  # unchanged: checked on r2
+    undo_key_move(seeds_imported)
+    Regrade.objects.create(  # as an earlier matcher's regrade by revision 1 would
+        attempt=Attempt.objects.get(learner=cy),
+        revision=question.revisions.get(number=1),
+        old_correct=False,
+        old_score=0.0,
+        new_correct=False,
+        new_score=0.0,
+        new_partial=0.0,
+        reason="test",
+    )
+    move_key_from_b_to_a(seeds_imported)
+    question.refresh_from_db()
+
+    changes = key_changes(questions=[question])
+    call_command("regrade", "q-10-01", stdout=StringIO())  # unchanged: checked on r2 again
+
+    assert question.current_revision.number == 2
+    assert [c.attempts for c in changes] == [1]
+    assert key_changes(questions=[question]) == []
+
+
 def test_import_of_an_edit_undone_names_the_attempts_back_on_their_key(edited, seeds_imported):
     """No regrade ran: the attempts on revision 1 stand on its key again; the import
     says so instead of "no attempts before this edit" (author walk 1, round 2)."""
