@@ -112,15 +112,20 @@ def _flow(items: list[str]) -> str:
     return yaml.safe_dump(items, default_flow_style=True, allow_unicode=True, width=10**6).strip()
 
 
-def _grade(revision: QuestionRevision, expected, text: str) -> bool:
-    # As the answer service grades: the language unknown, read in both.
+def _graded(revision: QuestionRevision, text: str, expected=None):
+    """`text` graded by `revision`'s key, or by it with `expected` for its mentions, as
+    the answer service grades: the language unknown, read in both."""
     return grade_free(
-        expected=expected,
+        expected=revision.expected if expected is None else expected,
         pass_mentions=revision.pass_mentions,
         reject=revision.reject or (),
         answer=text,
         prompt=revision.grading_prompt,
-    ).correct
+    )
+
+
+def _grade(revision: QuestionRevision, expected, text: str) -> bool:
+    return _graded(revision, text, expected).correct
 
 
 def leftover_phrase(*, text: str, covered: list[tuple[int, int]]) -> str:
@@ -238,13 +243,7 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
     if revision is None or revision.kind != QuestionKind.FREE:
         return None
     text = attempt.text
-    result = grade_free(
-        expected=revision.expected,
-        pass_mentions=revision.pass_mentions,
-        reject=revision.reject or (),
-        answer=text,
-        prompt=revision.grading_prompt,
-    )
+    result = _graded(revision, text)
     proposal = KeyProposal(
         attempt=attempt,
         revision=revision,
@@ -310,14 +309,7 @@ def key_change_note(*, attempt: Attempt, url: str) -> str:
     change page: "the key missed it" only when words added to the key could make it
     right (a walk: an answer wrong by a negation was said to be missed by the key, and
     the page linked said no word would help)."""
-    revision = attempt.question.current_revision
-    result = grade_free(
-        expected=revision.expected,
-        pass_mentions=revision.pass_mentions,
-        reject=revision.reject or (),
-        answer=attempt.text,
-        prompt=revision.grading_prompt,
-    )
+    result = _graded(attempt.question.current_revision, attempt.text)
     if result.correct:
         lead, link = _("The current key already finds this answer right."), _("See the key")
     elif result.rejected or any(m.status == "negated" for m in result.mentions):
