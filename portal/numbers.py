@@ -16,3 +16,9 @@ def percent_text(*, share: float) -> str:
     """A share as the reader writes a percentage, whole and halves rounded up: "13%" in
     English, "13 %" in Spanish (a no-break space, so the sign never starts a line)."""
     return _("%(number)s%%") % {"number": percent_whole(share=share)}
+
+
+def percent_range_text(*, low: int, high: int) -> str:
+    """A range of whole percentages as the reader writes one: "70–80%" in English,
+    "70–80 %" in Spanish, as `percent_text` writes a single one."""
+    return _("%(low)s–%(high)s%%") % {"low": low, "high": high}

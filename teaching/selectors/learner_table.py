@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Q
 
+from portal.numbers import percent_range_text
 from progress.models import LearnerPhase, ReviewCard
 from progress.reviews import day_end, day_start
 from quizzes.models import Phase
@@ -117,7 +118,7 @@ def totals_histogram(rows: dict[int, LearnerRow], *, questions: int) -> list[tup
     for row in rows.values():
         share = row.correct / questions if questions else 0
         buckets[min(9, int(share * 10))] += 1
-    return [(f"{i * 10}–{i * 10 + 10}%", n) for i, n in enumerate(buckets)]
+    return [(percent_range_text(low=i * 10, high=i * 10 + 10), n) for i, n in enumerate(buckets)]
 
 
 def phase_completion(

@@ -8,7 +8,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from portal.numbers import percent_text
+from portal.numbers import percent_range_text, percent_text
 from teaching.memory import HORIZON_DAYS
 
 register = template.Library()
@@ -44,7 +44,7 @@ def memory_legend() -> list[dict]:
     """The scale's bands, for the legend: label and fill, highest first."""
     uppers = [100] + [round(b[0] * 100) for b in BANDS[:-1]]
     return [
-        {"label": f"{round(b[0] * 100)}–{upper}%", "fill": b[1]}
+        {"label": percent_range_text(low=round(b[0] * 100), high=upper), "fill": b[1]}
         for upper, b in zip(uppers, BANDS, strict=True)
     ]
 
