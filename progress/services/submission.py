@@ -324,6 +324,7 @@ def answer_submit(
                 latest_seen=token.latest,
             )
     except AnsweredSince:
+        answer_pace_give_back(user)  # stored nothing, as a repeat
         raise FormOfEarlierAnswer(keep=kept) from None
     if not stored["created"]:
         answer_pace_give_back(user)  # stored nothing

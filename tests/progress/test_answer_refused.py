@@ -10,6 +10,7 @@ import pytest
 from progress.models import Attempt, Draft
 from quizzes.models import Question
 from tests.factories import UserFactory
+from tests.html import form_token_shown
 
 pytestmark = pytest.mark.django_db
 
@@ -395,3 +396,25 @@ def test_repeats_of_stored_answers_do_not_count_against_the_pace(
 
     assert response.status_code == 200
     assert Attempt.objects.count() == 4
+
+
+def test_a_form_overtaken_by_another_tab_does_not_count_against_the_pace(
+    seeds_imported, post_answer, phase_token, settings
+):
+    """The 409 of a form answered since in another tab stores nothing, as a double
+    click's repeat: counted, it used up the minute, and the answer the learner then sent
+    from the form shown again was refused 'wait a minute'."""
+    settings.ANSWERS_PER_MINUTE = 2
+    old_tab, new_tab = phase_token("q-10-03"), phase_token("q-10-03")
+    post_answer("q-10-03", text="the identity path carries the gradient", token=new_tab)
+    overtaken = post_answer("q-10-03", text="no idea, something about layers", token=old_tab)
+
+    response = post_answer(
+        "q-10-03",
+        text="no idea, something about layers",
+        token=form_token_shown(overtaken.content.decode(), "q-10-03"),
+    )
+
+    assert overtaken.status_code == 409
+    assert response.status_code == 200
+    assert Attempt.objects.count() == 2
