@@ -131,6 +131,7 @@ def _cache_count_up(key: str, window: timedelta) -> int:
     if count == 1:
         # Django's RedisCache.incr asks EXISTS, then INCR: a key that expired between
         # the two is made again by INCR, with no expiry, and the count would never
-        # start over (red team round 7). A live key's incr is never 1 (add() made it 1).
+        # start over (red team round 7). A live key's incr is 1 only after `count_back`
+        # took it to 0; its window then starts again here, which bounds no less.
         cache.touch(key, timeout=seconds)
     return count
