@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 
+from progress.enums import VerdictSource
 from progress.models import Attempt, Regrade
 from quizzes.changes import content_changes, revision_content
 from quizzes.enums import QuestionKind
@@ -92,8 +93,11 @@ def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
     current revision stands on it, and one a regrade graded against it and left as it
     stood has been looked at: neither is counted, unless a regrade by another key has
     moved its verdict since (an edit undone and made again)."""
-    # A regrade by a key, after the entry or check: what it says no longer stands.
-    moved_since = Regrade.objects.filter(attempt=OuterRef("attempt"), revision__isnull=False)
+    # A regrade by a key, after the entry or check: what it says no longer stands. (An
+    # override names no key; a confirmation lets the verdict stand where it stood.)
+    moved_since = Regrade.objects.filter(
+        attempt=OuterRef("attempt"), revision__isnull=False
+    ).exclude(kind=VerdictSource.CONFIRM)
     regraded = Regrade.objects.filter(
         attempt=OuterRef("pk"), revision_id=OuterRef("question__current_revision_id")
     ).exclude(Exists(moved_since.filter(id__gt=OuterRef("id"))))

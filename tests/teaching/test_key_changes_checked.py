@@ -48,3 +48,30 @@ def test_a_regrade_for_a_new_grader_records_no_check(seeds_imported):
     call_command("regrade", "--grader", stdout=StringIO())
 
     assert RegradeCheck.objects.count() == 0  # against its own key: nothing to check off
+
+
+def test_an_instructors_confirmation_after_the_check_keeps_the_key_change_cleared(
+    seeds_imported,
+):
+    """A confirmation lets the verdict stand on the key it stood on: it moves no verdict
+    to another key, so the regrade's check of the attempt still holds."""
+    from progress.enums import VerdictSource
+    from progress.models import Attempt
+
+    cy = UserFactory(username="cy")
+    answer(cy, "q-10-01", keys=["C"])
+    move_key_from_b_to_a(seeds_imported)
+    call_command("regrade", "q-10-01", stdout=StringIO())
+    attempt = Attempt.objects.get(learner=cy)
+    Regrade.objects.create(  # as verdict_confirm writes it: on the key the verdict stood on
+        attempt=attempt,
+        kind=VerdictSource.CONFIRM,
+        revision=attempt.revision,
+        old_correct=False,
+        old_score=0.0,
+        new_correct=False,
+        new_score=0.0,
+        new_partial=0.0,
+    )
+
+    assert key_changes() == []
