@@ -317,7 +317,9 @@ class CohortAdmin(
             },
             messages.SUCCESS,
         )
-        free = attempt.revision.is_free  # a key change is proposed for free text only
+        # A key change is proposed for a free answer to a question still free (its page,
+        # key_change_view, is a 404 otherwise: an edit may have changed the kind).
+        free = attempt.revision.is_free and attempt.question.current_revision.is_free
         if form.cleaned_data["verdict"] == "right" and not was_right and free:
             url = reverse("admin:teaching_cohort_key_change", args=[cohort.pk, attempt.pk])
             self.message_user(request, key_change_note(attempt=attempt, url=url), messages.INFO)

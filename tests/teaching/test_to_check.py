@@ -609,3 +609,42 @@ def test_the_reason_is_typed_in_a_box_of_several_lines(client, cohort, instructo
             f'<textarea name="reason" id="reason-{attempt.pk}" required maxlength="500"' in page
         ), url
         assert 'type="text" name="reason"' not in page, url
+
+
+def test_override_of_a_free_answer_to_a_question_no_longer_free_links_to_no_key_change(
+    client, cohort, instructor
+):
+    """The question is a choice question now (an edit changed its kind): no key change
+    is proposed for it (its page is a 404), so the message after marking the free answer
+    right must not say the key missed it and link there."""
+    from quizzes.models import QuestionRevision
+
+    attempt = answer(
+        learner_in(cohort, "ana"), "q-19-05", text="the rare token gets a huge gradient"
+    )
+    question = Question.objects.get(code="q-19-05")
+    choice = QuestionRevision.objects.create(
+        question=question,
+        number=question.current_revision.number + 1,
+        content_hash="choice",
+        kind="single",
+        title_en="Now a choice",
+        explanation_en="Because.",
+        options=[
+            {"key": "A", "text": {"en": "yes"}, "correct": True},
+            {"key": "B", "text": {"en": "no"}, "correct": False},
+        ],
+    )
+    Question.objects.filter(pk=question.pk).update(current_revision=choice)
+    client.force_login(instructor)
+
+    response = client.post(
+        override_url(cohort, attempt), {"verdict": "right", "seen": "0", "reason": "fine"}
+    )
+    page = client.get(response["Location"]).content.decode()
+
+    key_change = f"/admin/teaching/cohort/{cohort.pk}/results/attempt/{attempt.pk}/key-change/"
+    assert client.get(key_change).status_code == 404
+    assert " marked right." in page
+    assert key_change not in page
+    assert "The key missed this answer." not in page
