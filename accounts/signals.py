@@ -80,7 +80,8 @@ def on_account_saving(sender, instance, raw=False, **kwargs):
     and code calling `create_user` did not check it, and a name taken in another case
     ended in the unique index's IntegrityError, a traceback. A ValidationError is what
     `createsuperuser` reports as a one-line error. The pages' forms check first, so
-    their user sees it beside the field; this second look costs one read of the names."""
+    their user sees it beside the field; this second look costs an EXISTS and a scan of
+    the usernames (`check_username`), when an account is made only."""
     if not instance._state.adding or raw:
         return
     username = instance.get_username()

@@ -1,6 +1,7 @@
 """`manage.py regrade QUESTION_ID… | --grader`: grade older revisions' attempts against
 the current key, or older graders' free answers with the current matcher."""
 
+from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from audit.enums import AuditKind
@@ -49,13 +50,19 @@ class Command(BaseCommand):
         prefix = "dry run: " if dry_run else ""
         self.stdout.write(f"{prefix}{plan.summary()}")
         if options["verbosity"] >= 2:
+            # The learner by name: an id told the instructor nothing (author walk 1 of
+            # round 2); the names in one query, at -v 2 only.
+            learners = {change.attempt.learner_id for change in plan.changes}
+            names = dict(
+                get_user_model()
+                .objects.filter(pk__in=learners)
+                .values_list("pk", get_user_model().USERNAME_FIELD)
+            )
             for change in plan.changes:
                 attempt = change.attempt
-                # The learner by name: an id told the instructor nothing (author walk 1
-                # of round 2); one query an attempt, at -v 2 only.
                 self.stdout.write(
                     f"  {attempt.question.code} attempt {attempt.pk} of "
-                    f"{attempt.learner.get_username()}: {word(change.old_correct)} → "
+                    f"{names[attempt.learner_id]}: {word(change.old_correct)} → "
                     f"{word(change.result.correct)}"
                     + (f" ({change.reason})" if change.reason else "")
                 )
