@@ -95,7 +95,7 @@ bench: $(VENV)/.installed-dev
 	$(PY) bench/size_bench.py
 
 # The results and the memory page at 10,000 learners on a throwaway PostgreSQL 15 cluster, on a port of its
-# own so it runs beside CI's: ~5 min, mostly generating the data and the CSV export.
+# own so it runs beside CI's: ~7 min, mostly generating the data and the CSV export.
 BENCH_PG_PORT ?= 54339
 bench-pg: $(VENV)/.installed-dev
 	export PG_PORT=$(BENCH_PG_PORT) PG_STATE=/tmp/portal-bench-pg-$(BENCH_PG_PORT).dir && \
