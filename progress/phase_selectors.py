@@ -193,7 +193,7 @@ def phase_index(*, learner, phase: Phase) -> list[IndexEntry]:
 
 
 def _page_questions(*, phase: Phase, codes: tuple[str, ...]) -> dict[str, Question]:
-    """A page's questions with their current revisions, kept in Django's cache by the
+    """A page's questions with their current revisions, held in Django's cache by the
     phase file's hash and the page's codes: an import that changes anything in a phase
     (a question edited, added, retired, moved) changes its file's hash, and revisions
     never change. Phases not read from a file (no hash) are not kept."""

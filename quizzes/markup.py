@@ -211,5 +211,5 @@ def render_phrasing(*, text: str) -> str:
 def render_inline(*, text: str) -> str:
     """Inline HTML for a title: code spans, emphasis, escapes and entities; safe.
     Titles are quiz content, never learner input: the same few repeat on every page,
-    so they are kept in Django's cache."""
+    so they are held in Django's cache."""
     return cached("inline", (RENDERER_VERSION, text), lambda: _inline.renderInline(text))

@@ -1,5 +1,5 @@
 """`{% fragment "name" key=value … %}…{% endfragment %}`: whole elements that are the
-same for many requests, rendered once and kept in the one cache (portal/caching.py),
+same for many requests, rendered once and held in the one cache (portal/caching.py),
 as Django's `{% cache %}` would, but through `cached()` and its per-process front.
 
 The key names the fragment, its template's source (and that of each template it

@@ -3,14 +3,14 @@
 A card's head (its code, title and prompt), an unanswered choice question's options
 (the fieldset: keys, texts, inputs) and an untouched answer form's fields depend on
 nothing but the question's code, the revision and the language, so they are rendered
-once per revision and language and kept in Django's cache (portal/caching.py). A
+once per revision and language and held in Django's cache (portal/caching.py). A
 choice answer's feedback list depends besides only on the grading key and the picked
-option keys, and is kept per those too. Nothing kept ever holds free text a learner
+option keys, and is cached per those too. Nothing cached ever holds free text a learner
 typed, a token or a CSRF value: the `<form>` with its CSRF and token lines is rendered
-for each request around the kept fields; with a draft, an error or focus the fields are
+for each request around the cached fields; with a draft, an error or focus the fields are
 rendered for the request too. The card of an untouched form is so put together by
-`{% form_card %}`: its kept start (article, head, form tag), the request's CSRF and
-token lines, the kept fields (start and fields are one entry) and the closing tags.
+`{% form_card %}`: its cached start (article, head, form tag), the request's CSRF and
+token lines, the cached fields (start and fields are one entry) and the closing tags.
 """
 
 from django import template
@@ -73,7 +73,7 @@ def card_head(question):
 def form_card(context, state) -> str:
     """The card of an unanswered question whose form is untouched (no learner input,
     error, focus or out-of-band badge), as the template's question-card renders it: its
-    kept start, this request's CSRF and token lines (escaped, never kept), the kept
+    cached start, this request's CSRF and token lines (escaped, never cached), the cached
     fields and the closing tags. "" when the card is the template's to render. Put
     together here, the five cards of a phase page skip ~0.4 ms of template work."""
     csrf = context.get("csrf_token")
@@ -118,7 +118,7 @@ def choices_html(state, focus=False):
 def answer_fields(state, focus=False):
     """The fields of `state`'s answer form (inputs, notes, button and tries): the form
     around them, with the token and CSRF value, is the request's. Untouched (no learner
-    input, error, note or focus) they are the kept piece of their revision, language and
+    input, error, note or focus) they are the cached piece of their revision, language and
     tries: on a phase page of five questions that spares ~0.7 ms of template work."""
     if state.form_answer or state.error or focus:  # form_answer: kept, draft, prefill
         return get_template(FIELDS).render({"state": state, "focus": focus})
@@ -133,7 +133,7 @@ def choice_result(state):
     picked and whether it is right) and a multiple-answer question's partial score.
     They follow from the revision answered, the key that graded it (and whether it has
     been replaced since), and the picked keys
-    (option keys of that revision, never free text), so they are kept per those and
+    (option keys of that revision, never free text), so they are cached per those and
     the language: ~0.25 ms of template work a card."""
     attempt, graded, parts = state.latest, state.graded_revision, state.partial_parts
     return _piece(
