@@ -371,3 +371,10 @@ def test_an_invite_ends_when_its_maker_is_deleted(client):
     assert (shown.status_code, posted.status_code) == (410, 410)
     assert not User.objects.filter(username="puppet").exists()
     assert cohort.learners.count() == 0
+
+
+def test_invite_command_refuses_a_note_too_long_instead_of_cutting_it():
+    with pytest.raises(CommandError, match="--note must be at most 200 characters"):
+        call_command("invite", "--note", "n" * 201, stdout=StringIO())
+
+    assert Invite.objects.count() == 0
