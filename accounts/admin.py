@@ -5,6 +5,7 @@ from django.utils import timezone
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from portal.admin import ChangelistInputMixin
 from portal.moments import moment_text
@@ -12,7 +13,7 @@ from teaching.models import Cohort
 from teaching.scope import HiddenObjectAdminMixin, TaughtCohortFilter
 
 from .models import Invite, Profile
-from .services import invite_create, inviter_may_still_invite
+from .services import INVITE_VALID, invite_create, inviter_may_still_invite
 
 
 @admin.register(Invite)
@@ -108,9 +109,13 @@ class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
         )
         obj.pk = invite.pk
         obj.refresh_from_db()
-        text = escape(_("Invite link (shown only now, valid for 7 days): %(url)s")) % {
-            "url": escape(url)
-        }
+        days = INVITE_VALID.days
+        said = ngettext(
+            "Invite link (shown only now, valid for %(days)d day): %(url)s",
+            "Invite link (shown only now, valid for %(days)d days): %(url)s",
+            days,
+        )
+        text = escape(said) % {"days": days, "url": escape(url)}
         # The link stays plain text (to select by hand); copy.js adds a button after it.
         slot = format_html(
             '<span class="copy-slot" data-copy-text="{}" data-copy-label="{}" '

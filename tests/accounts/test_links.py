@@ -378,3 +378,31 @@ def test_invite_command_refuses_a_note_too_long_instead_of_cutting_it():
         call_command("invite", "--note", "n" * 201, stdout=StringIO())
 
     assert Invite.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Invite link (shown only now, valid for 3 days): "),
+        ("es", "Enlace de invitación (solo se muestra ahora, válido 3 días): "),
+    ],
+)
+def test_the_invite_link_message_names_the_validity_the_invite_has(
+    admin_client, monkeypatch, language, said
+):
+    """The message wrote "7 days" by hand beside the INVITE_VALID the invite is made
+    with: one change of the constant and the admin told another validity."""
+    from datetime import timedelta
+
+    from accounts import admin as accounts_admin
+    from accounts import services
+
+    monkeypatch.setattr(services, "INVITE_VALID", timedelta(days=3))
+    monkeypatch.setattr(accounts_admin, "INVITE_VALID", timedelta(days=3))
+    admin_client.post("/language/", {"language": language, "next": "/admin/"})
+
+    response = admin_client.post("/admin/accounts/invite/add/", {"note": "x"}, follow=True)
+
+    invite = Invite.objects.get()
+    assert said in response.content.decode()
+    assert (invite.expires_at - invite.created_at).days == 3

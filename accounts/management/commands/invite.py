@@ -3,7 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import Invite
-from accounts.services import invite_create
+from accounts.services import INVITE_VALID, invite_create
 from portal.commands import refuse_unmigrated
 from teaching.models import Cohort
 
@@ -11,7 +11,7 @@ NOTE_MAX = Invite._meta.get_field("note").max_length
 
 
 class Command(BaseCommand):
-    help = "Print one-time invite links (valid for 7 days), one per line."
+    help = f"Print one-time invite links (valid for {INVITE_VALID.days} days), one per line."
 
     def add_arguments(self, parser):
         parser.add_argument("--count", type=int, default=1, help="How many links (1-500).")
