@@ -56,6 +56,9 @@ class RegradePlan:
     # records none: the key-changes page never reads those.
     checked: list[tuple[int, int]] = field(default_factory=list)
     records_checks: bool = True
+    # Attempt id → the id of the verdict entry that stood when it was graded (0: none).
+    # regrade_apply writes nothing of an attempt whose verdict has moved since.
+    seen: dict[int, int] = field(default_factory=dict)
 
     @property
     def to_right(self) -> int:
@@ -110,6 +113,7 @@ def _plan_add(plan: RegradePlan, attempt: Attempt, revision: QuestionRevision, r
     """Grade `attempt` against `revision` and note what would change. An instructor's
     override is a judgement, not a grade: no matcher or key edit replaces it."""
     verdict = attempt.verdict()
+    plan.seen[attempt.pk] = attempt.verdict_entry_id()
     if verdict.source == VerdictSource.OVERRIDE:
         plan.overridden += 1
         _checked(plan, attempt, revision)
@@ -168,22 +172,39 @@ def regrade_apply(*, plan: RegradePlan, by=None) -> int:
     attempt graded again and left as it stood. An attempt's answer and first grade stay
     as they are; only its doubts follow the grading its verdict stands on.
     A change planned on a verdict that has moved since (an override or another regrade
-    written meanwhile) is dropped: the newer verdict stands."""
+    written meanwhile) is dropped: the newer verdict stands; so are its unsure marks and
+    checks, read from a grading that verdict no longer stands on."""
     with transaction.atomic():
-        changed = [c.attempt.pk for c in plan.changes]
+        touched = {c.attempt.pk for c in plan.changes} | set(plan.doubts)
+        touched |= {a for a, _r in plan.checked}
         # Locked first, as overrides and confirms lock one: of two confirmations of one
         # regrade sent at once, the second reads what the first wrote, and drops it.
-        list(Attempt.objects.select_for_update().filter(pk__in=changed).order_by("pk").values("pk"))
-        standing = Regrade.objects.filter(attempt_id__in=changed).newest_by_attempt()
+        list(
+            Attempt.objects.select_for_update()
+            .filter(pk__in=sorted(touched))
+            .order_by("pk")
+            .values("pk")
+        )
+        standing = Regrade.objects.filter(attempt_id__in=touched).newest_by_attempt()
+        now = {pk: entry.pk for pk, entry in standing.items()}
+
+        def still(pk: int) -> bool:  # the verdict the plan graded still stands
+            return plan.seen.get(pk, now.get(pk, 0)) == now.get(pk, 0)
+
         plan.changes = [
             c
             for c in plan.changes
-            if (entry := standing.get(c.attempt.pk)) is None
-            or (
-                entry.kind not in INSTRUCTOR_KINDS
-                and (entry.new_correct, entry.new_score) == (c.old_correct, c.old_score)
+            if still(c.attempt.pk)
+            and (
+                (entry := standing.get(c.attempt.pk)) is None
+                or (
+                    entry.kind not in INSTRUCTOR_KINDS
+                    and (entry.new_correct, entry.new_score) == (c.old_correct, c.old_score)
+                )
             )
         ]
+        plan.doubts = {pk: doubts for pk, doubts in plan.doubts.items() if still(pk)}
+        plan.checked = [(a, r) for a, r in plan.checked if still(a)]
         Regrade.objects.bulk_create(
             [
                 Regrade(
