@@ -12,6 +12,8 @@ at a time, so parallel requests cannot lose a count.
 """
 
 from datetime import timedelta
+from typing import NamedTuple
+from uuid import uuid4
 
 from django.conf import settings
 from django.core.cache import cache
@@ -23,31 +25,45 @@ from . import sql
 from .models import WindowCount
 
 
+class Taken(NamedTuple):
+    """One count taken: the count so far, this one included, and the window it was
+    counted in, which `count_back` names so as to take back only this count."""
+
+    count: int
+    window: object
+
+
 def count_up(key: str, window: timedelta) -> int:
     """Count one more `key` in its window, which starts at its first count and lasts
     `window`; the count so far, this one included."""
+    return count_take(key, window).count
+
+
+def count_take(key: str, window: timedelta) -> Taken:
+    """`count_up`, with the window counted in, for a count that may be taken back."""
     if settings.COUNTS_IN_CACHE:
         return _cache_count_up(key, window)
     return _upsert(key, timezone.now(), window)
 
 
-def count_back(key: str) -> None:
-    """Take back one count of `key` in its live window (a request counted that turned
-    out to add nothing, such as a repeat of a stored answer); nothing when its window
-    is over or its count is 0. Rare, so written plainly: no statement of its own on
-    the common path."""
+def count_back(key: str, taken: Taken) -> None:
+    """Take back the count `taken` of `key` (a request counted that turned out to add
+    nothing, such as a repeat of a stored answer): only in the window it was counted
+    in, so a give-back after that window ended leaves the next one alone (red team
+    round 22: each such give-back let the next window take one more). Nothing when its
+    count is 0. Rare, so written plainly: no statement of its own on the common path."""
     if settings.COUNTS_IN_CACHE:
-        key = f"count:{key}"
+        name = f"count:{key}:{taken.window}"
         try:
-            left = cache.decr(key)
-        except ValueError:  # the window is over
+            left = cache.decr(name)
+        except ValueError:  # the window's count has expired: nothing to take back
             return
         if left < 0:  # expired between the cache's EXISTS and DECR: made again, unbounded
-            cache.delete(key)
+            cache.delete(name)
         return
-    WindowCount.objects.filter(key=key, expires_at__gt=timezone.now(), count__gt=0).update(
-        count=F("count") - 1
-    )
+    using = router.db_for_write(WindowCount)
+    with connections[using].cursor() as cursor:
+        cursor.execute(sql.statement(_BACK, using, WindowCount), [key, taken.window])
 
 
 def counts_clear_ended() -> int:
@@ -71,11 +87,16 @@ _UPSERT = (
     " THEN {table}.{table.count} + 1 ELSE 1 END,"
     " {table.expires_at} = CASE WHEN {table}.{table.expires_at} > %s"
     " THEN {table}.{table.expires_at} ELSE EXCLUDED.{table.expires_at} END"
-    " RETURNING {table.count}"
+    " RETURNING {table.count}, {table.expires_at}"
+)
+# A window is its end, as stored: the one returned by the upsert (compared as stored).
+_BACK = (
+    "UPDATE {table} SET {table.count} = {table.count} - 1"
+    " WHERE {table.key} = %s AND {table.expires_at} = %s AND {table.count} > 0"
 )
 
 
-def _upsert(key: str, now, window: timedelta) -> int:
+def _upsert(key: str, now, window: timedelta) -> Taken:
     """The key's count after this one, in one atomic statement: 1 when its window was
     over or it had none (a new window, ending `window` from now)."""
     using = router.db_for_write(WindowCount)
@@ -88,23 +109,23 @@ def _upsert(key: str, now, window: timedelta) -> int:
             sql.statement(_UPSERT, using, WindowCount),
             [key, adapt(now + window), adapt(now), adapt(now)],
         )
-        return cursor.fetchone()[0]
+        return Taken(*cursor.fetchone())
 
 
-def _orm_count_up(key: str, now, window: timedelta) -> int:
+def _orm_count_up(key: str, now, window: timedelta) -> Taken:
     """`_upsert` for SQLite before 3.35, which has no RETURNING: the ORM's update, a
     read, and an insert where there was no live window."""
     live = WindowCount.objects.filter(key=key, expires_at__gt=now)
-    if live.update(count=F("count") + 1):
-        return WindowCount.objects.filter(key=key).values_list("count", flat=True).first() or 1
-    WindowCount.objects.filter(key=key, expires_at__lte=now).delete()
-    try:
-        with transaction.atomic():
-            WindowCount.objects.create(key=key, count=1, expires_at=now + window)
-        return 1
-    except IntegrityError:  # a parallel request started it first
-        live.update(count=F("count") + 1)
-        return WindowCount.objects.filter(key=key).values_list("count", flat=True).first() or 1
+    if not live.update(count=F("count") + 1):
+        WindowCount.objects.filter(key=key, expires_at__lte=now).delete()
+        try:
+            with transaction.atomic():
+                WindowCount.objects.create(key=key, count=1, expires_at=now + window)
+        except IntegrityError:  # a parallel request started it first
+            live.update(count=F("count") + 1)
+    count, ends = WindowCount.objects.filter(key=key).values_list("count", "expires_at").get()
+    connection = connections[router.db_for_write(WindowCount)]
+    return Taken(count, connection.ops.adapt_datetimefield_value(ends))
 
 
 def _returns_rows(connection) -> bool:
@@ -116,22 +137,30 @@ def _returns_rows(connection) -> bool:
     )
 
 
-def _cache_count_up(key: str, window: timedelta) -> int:
-    key, seconds = f"count:{key}", max(int(window.total_seconds()), 1)
+def _cache_count_up(key: str, window: timedelta) -> Taken:
+    """The window is a key of its own, `window:KEY`, naming the count's key
+    (`count:KEY:ID`), made at the window's first count and expiring with it: a count
+    taken back names its window's count, never the next window's."""
+    seconds = max(int(window.total_seconds()), 1)
+    pointer = f"window:{key}"
+    current = cache.get(pointer)
+    if current is None:  # the window's first count; add() loses to a parallel first
+        cache.add(pointer, uuid4().hex, timeout=seconds)
+        current = cache.get(pointer) or uuid4().hex  # expired at once: a window apart
+    name = f"count:{key}:{current}"
     try:
-        count = cache.incr(key)  # the common case: a later count in a live window
-    except ValueError:  # the window's first count; add() loses to a parallel first
-        if cache.add(key, 1, timeout=seconds):
-            return 1
+        count = cache.incr(name)  # the common case: a later count in a live window
+    except ValueError:  # the window's first count
+        if cache.add(name, 1, timeout=seconds):
+            return Taken(1, current)
         try:
-            count = cache.incr(key)
-        except ValueError:  # and that first's key has expired since: start another
-            cache.add(key, 1, timeout=seconds)
-            return 1
+            count = cache.incr(name)
+        except ValueError:  # and that first's count has expired since: start another
+            cache.add(name, 1, timeout=seconds)
+            return Taken(1, current)
     if count == 1:
         # Django's RedisCache.incr asks EXISTS, then INCR: a key that expired between
-        # the two is made again by INCR, with no expiry, and the count would never
-        # start over (red team round 7). A live key's incr is 1 only after `count_back`
-        # took it to 0; its window then starts again here, which bounds no less.
-        cache.touch(key, timeout=seconds)
-    return count
+        # the two is made again by INCR, with no expiry (red team round 7). The window's
+        # own key still ends it; this one must not stay in Redis for ever.
+        cache.touch(name, timeout=seconds)
+    return Taken(count, current)

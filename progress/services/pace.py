@@ -12,20 +12,27 @@ from datetime import timedelta
 
 from django.conf import settings
 
-from portal.counters import count_back, count_up
+from portal.counters import Taken, count_back, count_take
 
 MINUTE = timedelta(minutes=1)
 
 
-def answer_pace_take(user) -> bool:
-    """Count one answer of `user` in this minute; False when it is one too many."""
-    return count_up(_key(user), MINUTE) <= settings.ANSWERS_PER_MINUTE
+def answer_pace_take(user) -> Taken:
+    """Count one answer of `user` in this minute (`answer_pace_within` says whether it
+    is one too many); what `answer_pace_give_back` takes back."""
+    return count_take(_key(user), MINUTE)
 
 
-def answer_pace_give_back(user) -> None:
+def answer_pace_within(taken: Taken) -> bool:
+    return taken.count <= settings.ANSWERS_PER_MINUTE
+
+
+def answer_pace_give_back(user, taken: Taken) -> None:
     """Take back the count of an answer that stored nothing (a double click's second
-    post, a retry after a lost reply): only what is stored counts against the pace."""
-    count_back(_key(user))
+    post, a retry after a lost reply): only what is stored counts against the pace. Only
+    in the minute it was counted in: one given back after that minute ended would leave
+    the next minute one more answer."""
+    count_back(_key(user), taken)
 
 
 def _key(user) -> str:

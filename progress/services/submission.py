@@ -21,7 +21,7 @@ from ..models import Attempt, Draft, LearnerQuestion, ReviewCard
 from ..tokens import LOGGED_OUT_MAX_AGE, MAX_AGE, BadToken, SubmissionToken, token_read
 from .attempts import attempt_sent, attempt_store
 from .drafts import draft_overtaken, draft_save
-from .pace import answer_pace_give_back, answer_pace_take
+from .pace import answer_pace_give_back, answer_pace_take, answer_pace_within
 from .refusals import MAX_KEPT_CHARS, answer_too_long, number_refusal
 from .standings import AnsweredSince
 
@@ -307,8 +307,9 @@ def answer_submit(
     except AnswerInvalid as invalid:
         invalid.keep, invalid.revision = kept, revision
         raise
+    taken = answer_pace_take(user)
     try:
-        if not answer_pace_take(user):
+        if not answer_pace_within(taken):
             # A repeat of a stored answer (a double click, a retry after a lost response)
             # stores nothing: "not sent" would have the learner send it twice.
             stored = attempt_sent(learner=user, nonce=token.nonce)
@@ -324,10 +325,10 @@ def answer_submit(
                 latest_seen=token.latest,
             )
     except AnsweredSince:
-        answer_pace_give_back(user)  # stored nothing, as a repeat
+        answer_pace_give_back(user, taken)  # stored nothing, as a repeat
         raise FormOfEarlierAnswer(keep=kept) from None
     if not stored["created"]:
-        answer_pace_give_back(user)  # stored nothing
+        answer_pace_give_back(user, taken)  # stored nothing
         if stored["attempt"].answer != answer:
             raise FormSentAlready(keep=kept)  # a double click sends the same answer
     return Answered(revision=revision, **stored)

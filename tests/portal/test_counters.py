@@ -9,7 +9,7 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from portal.counters import count_back, count_up
+from portal.counters import Taken, count_back, count_take, count_up
 from portal.models import WindowCount
 
 pytestmark = pytest.mark.django_db
@@ -123,8 +123,7 @@ def test_parallel_counts_are_never_lost(settings):
 def test_a_count_the_cache_made_again_without_expiry_gets_its_window_back(in_cache, monkeypatch):
     """Redis: a key that expires between incr()'s EXISTS and INCR is made again by
     INCR with no expiry; the count would then never start over."""
-    count_up("race", WINDOW)
-    key = "count:race"
+    key = f"count:race:{count_take('race', WINDOW).window}"
 
     def incr_after_expiry(name, delta=1):
         return 1  # what INCR answers when it made the expired key again, with no expiry
@@ -141,9 +140,9 @@ def test_a_count_the_cache_made_again_without_expiry_gets_its_window_back(in_cac
 def test_a_count_taken_back_leaves_room_for_one_more(where, request):
     request.getfixturevalue(where)
     count_up("back", WINDOW)
-    count_up("back", WINDOW)
+    taken = count_take("back", WINDOW)
 
-    count_back("back")
+    count_back("back", taken)
 
     assert count_up("back", WINDOW) == 2
 
@@ -151,10 +150,10 @@ def test_a_count_taken_back_leaves_room_for_one_more(where, request):
 @pytest.mark.parametrize("where", ["in_database", "in_cache"])
 def test_no_count_is_taken_back_below_nothing_or_from_a_window_that_is_over(where, request):
     request.getfixturevalue(where)
-    count_back("never")  # no window at all
-    count_up("over", WINDOW)
-    count_back("over")
-    count_back("over")  # already at 0
+    count_back("never", count_take("another", WINDOW))  # no window at all
+    taken = count_take("over", WINDOW)
+    count_back("over", taken)
+    count_back("over", taken)  # already at 0
 
     assert count_up("never", WINDOW) == 1
     assert count_up("over", WINDOW) == 1
@@ -169,6 +168,22 @@ def test_a_count_taken_back_from_a_key_that_expired_meanwhile_is_not_left_unboun
     deleted = []
     monkeypatch.setattr(cache, "delete", deleted.append)
 
-    count_back("race")
+    count_back("race", Taken(1, "w"))
 
-    assert deleted == ["count:race"]
+    assert deleted == ["count:race:w"]
+
+
+@pytest.mark.parametrize("where", ["in_database", "in_cache"])
+def test_a_count_taken_back_after_its_window_ended_leaves_the_next_one_alone(where, request):
+    """Each give-back returns only its own count (with REDIS_URL: Redis's own expiry)."""
+    import time
+
+    request.getfixturevalue(where)
+    second = timedelta(seconds=1)
+    taken = count_take("edge", second)  # counted at the window's end
+    time.sleep(1.1)
+    count_up("edge", second)  # the next window's first count
+
+    count_back("edge", taken)  # given back after its window ended
+
+    assert count_up("edge", second) == 2
