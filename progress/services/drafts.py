@@ -10,11 +10,22 @@ from ..models import Attempt, Draft
 def draft_save(
     *, learner_id: int, question_id: int, answer: dict, logged_out: bool = False
 ) -> None:
-    Draft.objects.update_or_create(
-        learner_id=learner_id,
-        question_id=question_id,
-        logged_out=logged_out,
-        defaults={"answer": answer},
+    # One upsert: update_or_create reads, then inserts, and when a parallel request
+    # (a repeat refused at the pace limit) inserted first and a stored answer cleared
+    # that draft before the read again, it raised its IntegrityError, a 500 with the
+    # text lost (red team round 22, PostgreSQL).
+    Draft.objects.bulk_create(
+        [
+            Draft(
+                learner_id=learner_id,
+                question_id=question_id,
+                logged_out=logged_out,
+                answer=answer,
+            )
+        ],
+        update_conflicts=True,
+        unique_fields=["learner", "question", "logged_out"],
+        update_fields=["answer", "updated_at"],
     )
 
 
