@@ -135,6 +135,7 @@ def question_to_answer(code: str) -> Question | None:
 
 class _Row(NamedTuple):
     code: str
+    ids: tuple[int, int]  # the question's id and its current revision's id
     correct: bool | None  # the standing's latest verdict; None: never answered
     draft: bool  # the learner has a draft for it
     kept: bool  # something was kept for it while logged out
@@ -145,7 +146,8 @@ class _Row(NamedTuple):
 # what running it costs (docs/data-layer.md). tests/progress/test_phase_paging.py checks
 # it against the ORM's answer on standings, drafts of both kinds and retired questions.
 _ROWS_SQL = """
-SELECT q.{table.code}, s.{standing.latest_correct}, d.{draft.id}, k.{draft.id}
+SELECT q.{table.code}, q.{table.id}, q.{table.current_revision},
+    s.{standing.latest_correct}, d.{draft.id}, k.{draft.id}
 FROM {table} q
 LEFT JOIN {standing} s ON s.{standing.question} = q.{table.id} AND s.{standing.learner} = %s
 LEFT JOIN {draft} d ON d.{draft.question} = q.{table.id} AND d.{draft.learner} = %s
@@ -169,8 +171,14 @@ def _phase_rows(*, learner, phase: Phase) -> list[_Row]:
         draft=Draft,
     )
     return [
-        _Row(code, None if correct is None else bool(correct), draft is not None, kept is not None)
-        for code, correct, draft, kept in found
+        _Row(
+            code,
+            (question, revision),
+            None if correct is None else bool(correct),
+            draft is not None,
+            kept is not None,
+        )
+        for code, question, revision, correct, draft, kept in found
     ]
 
 
@@ -192,11 +200,15 @@ def phase_index(*, learner, phase: Phase) -> list[IndexEntry]:
     return _index(_phase_rows(learner=learner, phase=phase))
 
 
-def _page_questions(*, phase: Phase, codes: tuple[str, ...]) -> dict[str, Question]:
+def _page_questions(
+    *, phase: Phase, codes: tuple[str, ...], ids: tuple[tuple[int, int], ...]
+) -> dict[str, Question]:
     """A page's questions with their current revisions, held in Django's cache by the
-    phase file's hash and the page's codes: an import that changes anything in a phase
-    (a question edited, added, retired, moved) changes its file's hash, and revisions
-    never change. Phases not read from a file (no hash) are not kept."""
+    phase file's hash, the page's codes and the ids the index read for them (each
+    question's and its current revision's): an import that changes anything in a
+    phase changes its file's hash, revisions never change, and the ids keep a database
+    restored or made afresh from the questions of another that the cache outlived (red
+    team 22). Phases not read from a file (no hash) are not cached."""
 
     def read() -> dict[str, Question]:
         return {
@@ -208,7 +220,7 @@ def _page_questions(*, phase: Phase, codes: tuple[str, ...]) -> dict[str, Questi
 
     if not phase.source_hash:
         return read()
-    return cached("page-questions", (phase.pk, phase.source_hash, codes), read)
+    return cached("page-questions", (phase.pk, phase.source_hash, codes, ids), read)
 
 
 def phase_overview(*, learner, phase: Phase, holding: str) -> PhasePage:
@@ -230,7 +242,8 @@ def phase_page(*, learner, phase: Phase, page: int = 1, holding: str | None = No
     held = next((entry.page for entry in index if entry.code == holding), None)
     number = held or min(max(page, 1), count)
     codes = [entry.code for entry in index if entry.page == number]
-    questions = _page_questions(phase=phase, codes=tuple(codes))
+    ids = tuple(rows[code].ids for code in codes)
+    questions = _page_questions(phase=phase, codes=tuple(codes), ids=ids)
     ordered = [questions[code] for code in codes if code in questions]
     states = {q.pk: QuestionState(question=q) for q in ordered}
     # The index row says which of the page's questions have a standing or drafts: only

@@ -211,6 +211,7 @@ def test_index_query_in_sql_agrees_with_the_orm(make_phase, learner):
         expected.append(
             (
                 question.code,
+                (question.pk, question.current_revision_id),
                 None if standing is None else standing.latest_correct,
                 drafts.filter(logged_out=False).exists(),
                 drafts.filter(logged_out=True).exists(),
@@ -220,7 +221,7 @@ def test_index_query_in_sql_agrees_with_the_orm(make_phase, learner):
     rows = [tuple(row) for row in _phase_rows(learner=learner, phase=phase)]
 
     assert rows == expected
-    assert [row[1:] for row in rows[:7]] == [
+    assert [row[2:] for row in rows[:7]] == [
         (True, False, False),
         (False, False, False),
         (None, False, False),
