@@ -205,3 +205,22 @@ def test_an_instructor_who_only_uses_the_admin_reads_times_in_their_own_zone(bro
     # As the zone's name, not in the header's capitals ("ASIA/TOKYO" reads as a code).
     assert page.locator("#user-tools .time-zone").inner_text() == "Times in Asia/Tokyo."
     context.close()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_results_and_memory_filters_fit_a_320_px_window(page, site, cohort, language):
+    """At 400 % zoom (a 320 CSS px window) the phase filter, as wide as its longest phase
+    title, stuck out of the page: its right edge and arrow cut off, the page scrolling
+    sideways. The tables scroll inside their own boxes (WCAG 1.4.10 allows it)."""
+    instructor = teacher(cohort, language)
+    fill(cohort, learners=2)
+    page.set_viewport_size({"width": 320, "height": 800})
+    log_in(page, site, instructor.username)
+
+    for view in ("results", "memory"):
+        page.goto(f"{site}/admin/teaching/cohort/{cohort.pk}/{view}/")
+        select = page.locator("#id_phase")
+        box = select.bounding_box()
+        assert box["x"] + box["width"] <= 320, (view, box)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 320, (view, width)
