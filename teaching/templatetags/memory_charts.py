@@ -104,7 +104,7 @@ def heat_map(memory, rows) -> str:
                     f'<rect x="{x + 1}" y="{y + 1}" width="{CELL_WIDTH - 2}" '
                     f'height="{CELL_HEIGHT - 2}" fill="{NOT_SEEN_FILL}">'
                     f"<title>{escape(title)}</title></rect>"
-                    f'<text x="{x + CELL_WIDTH // 2}" y="{y + 14}" font-size="10" '
+                    f'<text class="none" x="{x + CELL_WIDTH // 2}" y="{y + 14}" font-size="10" '
                     f'text-anchor="middle" aria-hidden="true">–</text>'
                 )
                 continue

@@ -1,6 +1,8 @@
 """The cohort's Memory page in a real browser: at 1280 px and 360 px in both languages,
 nothing clipped, axe clean, the heat map's figures shown on a focused row."""
 
+import re
+
 import pytest
 
 from tests.browser.test_instructor_admin import CLIPPED, log_in, teacher
@@ -81,6 +83,37 @@ def test_memory_page_readable_and_accessible(page, site, cohort, axe_check, lang
     page.get_by_text(HEADINGS[language][2]).click()
     assert page.get_by_role("table").filter(has_text="learner-with-a-long-name-00").count() >= 1
     axe_check(page, f"memory {language} at {width} px, table open")
+
+
+@pytest.mark.parametrize("scheme", ["dark", "light"])
+def test_not_seen_mark_shows_on_the_admins_dark_theme(page, site, cohort, scheme):
+    """A cell nobody answered is a pale grey with a dash on it, which tells it from the
+    pale 70–80 % band. The dash took the theme's text colour: near-white on the dark
+    theme, on the pale grey, so it vanished and left the two cells told apart by a
+    shade of colour alone."""
+    instructor = teacher(cohort)
+    fill(cohort, learners=2)
+    page.emulate_media(color_scheme=scheme)
+    log_in(page, site, instructor.username)
+    page.goto(f"{site}/admin/teaching/cohort/{cohort.pk}/memory/?phase=10")
+
+    dash = page.locator("svg.heat text", has_text="–").first
+    ink = dash.evaluate("t => getComputedStyle(t).fill")
+    cell = dash.evaluate("t => getComputedStyle(t.previousElementSibling).fill")
+
+    assert contrast(ink, cell) >= 3, (ink, cell)
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG's contrast ratio of two rgb(...) colours."""
+
+    def luminance(colour: str) -> float:
+        channels = [int(c) / 255 for c in re.findall(r"\d+", colour)[:3]]
+        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
 
 
 @pytest.fixture
