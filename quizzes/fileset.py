@@ -20,13 +20,14 @@ from .rules import (
     question_ids,
     question_problems_at,
     sound_questions,
+    unseen_text_problems,
 )
 from .schema import SCHEMA_PATH, schema_report, type_name
 from .yaml_reader import FileTooLarge, read_bytes, read_document
 
 # Bump when the loader's rules change in a way the schema file does not show, so that
 # files imported under the old rules are read again instead of skipped as unchanged.
-RULES_VERSION = "5"
+RULES_VERSION = "6"
 SYMLINK = "a symbolic link; quiz files must be regular files in the folder"
 
 
@@ -147,6 +148,7 @@ def load_file(
         return None
     ruled = question_problems_at(data, shown)
     found += file_name_problems(data, path.name, shown) + [problem for _, problem in ruled]
+    found += unseen_text_problems(data, ("title",), None, shown)
     if found:
         # All in one pass: the examples of each question no problem is in are graded too
         # (a question with a problem of its own may have its key wrong: they wait for it).

@@ -18,7 +18,7 @@ from .grading.explain import key_explain
 from .grading.numeric import MAX_CHARS, magnitude_readable, plain
 from .grading.text import words
 from .grading.vocabulary import vocabulary_load
-from .schema import id_is_valid, schema
+from .schema import ecma_pattern, id_is_valid, schema
 from .yaml_reader import LineDict, LineList
 
 FILE_NAME = re.compile(r"^phase-(?P<number>[0-9]{2,})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.yaml\Z")
@@ -95,6 +95,10 @@ def question_problems_at(data: Any, shown: str) -> list[tuple[int, Problem]]:
             problems.append(Problem(shown, question.line_of("pass_mentions"), label, message))
         problems += _numeric_problems(question, label, shown)
         problems += _key_problems(question, label, shown)
+        problems += unseen_text_problems(question, TEXT_FIELDS, label, shown)
+        options = options if isinstance(options, LineList) else ()
+        for option in (o for o in options if isinstance(o, LineDict)):
+            problems += unseen_text_problems(option, ("text",), label, shown)
         found += [(index, problem) for problem in problems]
     return found
 
@@ -155,6 +159,37 @@ def _key_problems(question: LineDict, label: str, shown: str) -> list[Problem]:
         )
         problems.append(Problem(shown, question.line_of("expected"), label, message))
     return problems
+
+
+TEXT_FIELDS = ("title", "prompt", "explanation", "unit")
+
+
+def unseen_text_problems(
+    mapping: LineDict, fields: tuple[str, ...], label: str | None, shown: str
+) -> list[Problem]:
+    """A text made only of characters portal.invisible takes out or reads as a space (a
+    Hangul filler, a C1 control, U+180E) is empty to a reader. The schema's pattern, which
+    editors use too, names the common ones; this checks with `visible()` itself, and says
+    nothing where the schema already found the text empty or not text."""
+    problems = []
+    for field in fields:
+        value = mapping.get(field)
+        texts = [(field, value, mapping.line_of(field))] if isinstance(value, str) else []
+        if isinstance(value, LineDict):
+            texts = [(f"{field}.{k}", v, value.line_of(k)) for k, v in value.items()]
+        for name, text, line in texts:
+            if not isinstance(text, str) or visible(text).strip():
+                continue
+            if not _non_blank().search(text):
+                continue  # the schema's "is empty"
+            message = f"'{name}' is empty: it has only characters no reader sees ({_unseen(text)})"
+            problems.append(Problem(shown, line, label, message))
+    return problems
+
+
+@lru_cache(maxsize=1)
+def _non_blank() -> re.Pattern[str]:
+    return ecma_pattern(schema()["$defs"]["nonBlank"]["pattern"])
 
 
 def _unseen(text: str) -> str:

@@ -163,6 +163,30 @@ CASES = {
         "q-01-01",
         "'title.en' is empty",
     ),
+    # Characters portal.invisible takes out that the schema's pattern does not list (an
+    # Arabic number sign, a tag, an annotation anchor); a Hangul filler reads as a space.
+    # (A C1 control is refused sooner, by the YAML reader.)
+    "text of characters the grader takes out": (
+        "title: {en: Pick B}",
+        'title: {en: "\\U000E0041\\u3164"}',
+        8,
+        "q-01-01",
+        "'title.en' is empty: it has only characters no reader sees (U+E0041 TAG",
+    ),
+    "option text of characters the grader takes out": (
+        "text: {en: Not this}",
+        'text: {en: "\\u0600\\u180e"}',
+        11,
+        "q-01-01",
+        "'text.en' is empty: it has only characters no reader sees (U+0600 ARABIC NUMBER SIGN)",
+    ),
+    "phase title of characters the grader takes out": (
+        "title: {en: Basics, es: Básicos}",
+        'title: {en: Basics, es: "\\ufff9"}',
+        4,
+        None,
+        "'title.es' is empty: it has only characters no reader sees (U+FFF9",
+    ),
     "no English text": (
         "title: {en: Pick B}",
         "title: {es: Elige B}",

@@ -25,6 +25,9 @@ LOADER_ONLY = {
     "duplicate id within a file",
     "option key repeated",
     "pass_mentions out of range",
+    "text of characters the grader takes out",  # portal.invisible's table, not the pattern
+    "option text of characters the grader takes out",
+    "phase title of characters the grader takes out",
     "mention that reads as nothing",  # the words as the matcher reads them
     "rejected mention that reads as nothing",
     "duplicate key",  # plain YAML readers keep the last value silently
