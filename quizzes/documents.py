@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -175,6 +176,12 @@ def mentions_doc(raw: list) -> tuple[tuple[str, ...], ...]:
     )
 
 
+def percentage(tolerance: str) -> str:
+    """A relative tolerance as stored: "8 %" (a space before the sign, as Spanish writes
+    it; a no-break space or a narrow one too) is "8%"."""
+    return re.sub(r"[ \u00a0\u202f]%\Z", "%", tolerance.strip())
+
+
 def numeric_doc(raw: dict) -> dict[str, Any]:
     """A numeric question's key as stored: the answer, and the tolerance and unit when
     given (so that adding neither changes nothing)."""
@@ -183,7 +190,7 @@ def numeric_doc(raw: dict) -> dict[str, Any]:
     key: dict[str, Any] = {"answer": raw["answer"]}
     if raw.get("tolerance"):
         tolerance = raw["tolerance"]
-        key["tolerance"] = tolerance.strip() if isinstance(tolerance, str) else tolerance
+        key["tolerance"] = percentage(tolerance) if isinstance(tolerance, str) else tolerance
     if "unit" in raw:
         key["unit"] = text_doc(raw["unit"])
     return key

@@ -208,7 +208,7 @@ def _numeric(question: QuestionDoc, texts: _Texts) -> str:
         shown += " " + texts.inline(unit, "unit")
     tolerance = key.get("tolerance")
     if isinstance(tolerance, str):
-        return f"{shown} ± {_number(tolerance.removesuffix('%'), language)}%"
+        return f"{shown} ± {_number(tolerance.strip().removesuffix('%').strip(), language)}%"
     return f"{shown} ± {_number(tolerance, language)}" if tolerance else shown
 
 

@@ -82,7 +82,7 @@ def numeric_key(spec: Mapping) -> NumericKey:
     tolerance = spec.get("tolerance") or 0
     relative = isinstance(tolerance, str) and tolerance.strip().endswith("%")
     if relative:
-        tolerance = tolerance.strip()[:-1]
+        tolerance = tolerance.strip()[:-1].strip()  # "8 %", as Spanish writes it
     unit = spec.get("unit") or {}
     units = (unit,) if isinstance(unit, str) else tuple(u for u in unit.values() if u)
     return NumericKey(

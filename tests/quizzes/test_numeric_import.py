@@ -88,6 +88,13 @@ BAD = {
         39,
         "not '120%'",
     ),
+    "percentage with two spaces": (
+        "tolerance: 0.05",
+        'tolerance: "8  %"',
+        39,
+        "not '8  %'",
+    ),
+    "percentage sign first": ("tolerance: 0.05", 'tolerance: "% 8"', 39, "not '% 8'"),
     "answer not a number": (
         "answer: 3.5",
         "answer: three and a half",
@@ -232,6 +239,29 @@ def test_import_bad_numeric_question_refused_with_location(write_quiz, old, new,
     where = f"{Path('set') / 'phase-01-basics.yaml'}:{line}: q-01-04: "
     assert [e for e in errors if where in e and message in e], errors
     assert db_snapshot() == before
+
+
+@pytest.mark.parametrize("written", ["8 %", "8\u00a0%", "8\u202f%"])
+def test_import_percentage_with_a_space_before_the_sign_is_that_percentage(write_quiz, written):
+    """Spanish writes "8 %": the same 8% to both validators, the key and the grader."""
+    text = WITH_NUMERIC.replace("answer: 3.5", "answer: 14").replace(
+        "tolerance: 0.05", f"tolerance: {json.dumps(written)}"
+    )
+    text = text.replace('"3,5", right: true', '"15,12", right: true')
+    data = yaml.safe_load(text)
+    assert data["questions"][-1]["tolerance"] == written
+    assert jsonschema.Draft202012Validator(SCHEMA).is_valid(data)
+    assert jsonschema_rs.validator_for(SCHEMA).is_valid(data)
+
+    call_command("import_quizzes", str(write_quiz(text)), stdout=StringIO())
+
+    revision = Question.objects.get(code="q-01-04").current_revision
+    assert revision.numeric["tolerance"] == "8%"
+    assert [revision.grade(text=t).correct for t in ("12,88", "15.12", "15.2")] == [
+        True,
+        True,
+        False,
+    ]
 
 
 @pytest.mark.parametrize(
