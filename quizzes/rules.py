@@ -18,7 +18,7 @@ from .grading.explain import key_explain
 from .grading.numeric import MAX_CHARS, magnitude_readable, plain
 from .grading.text import words
 from .grading.vocabulary import vocabulary_load
-from .schema import ecma_pattern, id_is_valid, schema
+from .schema import ecma_pattern, id_is_valid, mentions_are_valid, schema
 from .yaml_reader import LineDict, LineList
 
 FILE_NAME = re.compile(r"^phase-(?P<number>[0-9]{2,})-(?P<slug>[a-z0-9]+(?:-[a-z0-9]+)*)\.yaml\Z")
@@ -87,7 +87,10 @@ def question_problems_at(data: Any, shown: str) -> list[tuple[int, Problem]]:
             else:
                 seen[key] = option.line_of("key")
         needed, expected = question.get("pass_mentions"), question.get("expected")
-        if type(needed) is int and isinstance(expected, list) and needed > max(len(expected), 1):
+        # Said only of a valid `expected` (checked last: it is the slow part): one with a
+        # problem has its own message, and "... mentions (0)" would only repeat it.
+        many = type(needed) is int and isinstance(expected, list)
+        if many and needed > max(len(expected), 1) and mentions_are_valid(expected):
             message = (
                 "'pass_mentions' must be a whole number from 1 to the number of expected "
                 f"mentions ({len(expected)})"

@@ -95,6 +95,18 @@ def id_is_valid(value: Any) -> bool:
     return isinstance(value, str) and len(value) <= longest and bool(pattern.match(value))
 
 
+@cache
+def _mentions_validator() -> jsonschema.protocols.Validator:
+    return type(_validator())({"$defs": schema()["$defs"], "$ref": "#/$defs/mentions"})
+
+
+def mentions_are_valid(value: Any) -> bool:
+    """Whether `expected` is as the schema wants it: only then is comparing pass_mentions
+    with its number of mentions worth a message ("... mentions (0)" for an `expected`
+    that is not a list only repeats its own problem)."""
+    return _mentions_validator().is_valid(value)
+
+
 def type_name(value: Any) -> str:
     if value is None:
         return "nothing"
@@ -251,9 +263,16 @@ def _explain(data: Any, error: ValidationError) -> list[tuple[list, int, str]]:
             )
             for k in missing
         ]
+    if template and path[-1:] == ["pass_mentions"] and not _expected_valid(data, path):
+        template = template.replace(" ({mentions})", "")  # `expected` has its own message
     if template:
         return [(path, line, template.format(**variables))]
     return [(path, line, f"'{variables['key']}': {shortened(error.message)}")]
+
+
+def _expected_valid(data: Any, path: list) -> bool:
+    question = _container(data, path[:-1])
+    return "expected" not in question or mentions_are_valid(question["expected"])
 
 
 def schema_problems(data: Any, shown: str) -> list[Problem]:

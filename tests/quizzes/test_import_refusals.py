@@ -179,3 +179,42 @@ def test_import_refuses_a_yml_file_in_the_folder(imported, write_quiz, suffix):
     said = f"phase-02-more{suffix}:1: quiz files end in .yaml (phase-NN-slug.yaml), not {suffix}"
     assert [e for e in errors if e.endswith(said)], errors
     assert db_snapshot() == imported
+
+
+FREE_KEY = "    expected:\n      - [identity, identidad]\n"
+
+
+@pytest.mark.parametrize(
+    ("new", "messages"),
+    [
+        ("    expected: []\n    pass_mentions: 2\n", ["'expected' must be a list of at least"]),
+        ("    expected: identity\n    pass_mentions: 2\n", ["'expected' must be a list"]),
+        (
+            "    expected: [x, y, z, a, b, c, d, e, f, g, h]\n    pass_mentions: 12\n",
+            ["'expected' has at most 10 mentions, not 11"],
+        ),
+        (
+            "    expected:\n      - [identity, identidad]\n      - ''\n    pass_mentions: 3\n",
+            ["mention 2 has an empty alternative"],
+        ),
+        # pass_mentions wrong in itself keeps its message, without a count of mentions.
+        (
+            "    expected: {a: b}\n    pass_mentions: 0\n",
+            [
+                "'expected' must be a list",
+                "'pass_mentions' must be a whole number from 1 to the number of expected mentions",
+            ],
+        ),
+    ],
+)
+def test_import_pass_mentions_not_compared_with_an_invalid_expected(
+    imported, write_quiz, new, messages
+):
+    """An `expected` with a problem of its own is not counted for pass_mentions: comparing
+    with it printed "... the number of expected mentions (0)", a problem that is not one."""
+    assert FREE_KEY in MINIMAL
+    errors = refuse(write_quiz(MINIMAL.replace(FREE_KEY, new, 1)))
+
+    assert all(any(m in e for e in errors) for m in messages), errors
+    assert not [e for e in errors if "expected mentions (" in e], errors
+    assert len(errors) == len(messages) + ("''" in new), errors
