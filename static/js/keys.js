@@ -2,9 +2,28 @@
 // 1–9 pick an option of the current question, Enter sends it, Ctrl+Enter sends from a
 // text box, N goes to the next question (the card's "Next question", or whatever link
 // its feedback offers next, once answered; else the next card on the page, else the next
-// page). Never while typing in a field.
+// page). Never while typing in a field. Space on a link drawn as a button ("Answer
+// again", "Next question") follows it, as Space presses a button, instead of scrolling.
 (function () {
   "use strict";
+
+  // Space on a link styled as a button: the page does not scroll on the key's press, and
+  // the link is followed on its release, as a button is (Enter, and the href without
+  // JavaScript, stay the link's own).
+  var spaceOn = null;
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== " " || event.ctrlKey || event.metaKey || event.altKey) return;
+    var link = event.target.closest ? event.target.closest("a.button[href]") : null;
+    if (!link) return;
+    event.preventDefault();
+    if (!event.repeat) spaceOn = link;
+  });
+  document.addEventListener("keyup", function (event) {
+    if (event.key !== " ") return;
+    var link = spaceOn;
+    spaceOn = null;
+    if (link && link === document.activeElement) { event.preventDefault(); link.click(); }
+  });
 
   function currentCard() {
     var active = document.activeElement;

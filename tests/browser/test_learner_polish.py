@@ -342,3 +342,34 @@ def test_n_after_a_phase_s_last_answer_goes_back_to_the_phases(page, site):
     page.keyboard.press("n")
 
     page.get_by_role("heading", name="Phases").wait_for()
+
+
+def test_space_on_answer_again_presses_it_as_a_button(page, site):
+    """ "Answer again" is a link drawn as a button: Space scrolled the page instead of
+    bringing the form back, which a keyboard user expects of a button."""
+    create_account(page, site, "space-again")
+    page.goto(site + "/phase/10/")
+    card = page.locator("#q-10-01")
+    card.locator("input[name=choice]").first.check()
+    card.locator("button[type=submit]").click()
+    expect(page.locator("#q-10-01-result")).to_be_focused()
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
+    again = card.get_by_role("link", name="Answer again")
+    assert again.get_attribute("href")  # still a link without JavaScript
+    again.focus()
+    scrolled = page.evaluate("window.scrollY")
+
+    page.keyboard.press(" ")
+
+    expect(card.locator("form.answer-form button[type=submit]")).to_be_visible()
+    assert page.evaluate("window.scrollY") <= scrolled + 1
+    # Enter still follows it, as it did.
+    card.locator("input[name=choice]").first.check()
+    card.locator("button[type=submit]").click()
+    # htmx focuses the feedback's heading once settled: the link's focus comes after.
+    expect(page.locator("#q-10-01-result")).to_be_focused()
+    expect(page.locator(".htmx-request, .htmx-swapping, .htmx-settling")).to_have_count(0)
+    again.focus()
+    expect(again).to_be_focused()
+    page.keyboard.press("Enter")
+    expect(card.locator("form.answer-form button[type=submit]")).to_be_visible()
