@@ -156,3 +156,15 @@ def choice_result(state):
 def numeric_unit(revision) -> str:
     """A numeric question's unit in the active language, or ""."""
     return revision.unit(translation.get_language() or "en")
+
+
+# Quote marks an instructor may already have put round a whole reason («…», “…”, "…",
+# ‘…’, „…“, ‹…›): the reason is then shown as written, not quoted a second time.
+QUOTE_PAIRS = ("«»", "“”", '""', "‘’", "„“", "‹›")
+
+
+@register.filter
+def self_quoted(text) -> bool:
+    """Whether `text` starts and ends with one pair of quote marks."""
+    text = str(text or "").strip()
+    return len(text) >= 2 and any(text[0] + text[-1] == pair for pair in QUOTE_PAIRS)

@@ -272,3 +272,41 @@ def test_options_lettered_again_are_not_named_by_their_new_letters(
     else:
         assert "Sus opciones tienen ahora otras letras." in card
         assert "La respuesta correcta ahora es" not in card
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize(
+    "reason, shown",
+    [
+        ("«idea buena»", "<bdi>«idea buena»</bdi>"),
+        ("“right idea”", "<bdi>“right idea”</bdi>"),
+        ('"right idea"', "<bdi>&quot;right idea&quot;</bdi>"),
+        ("‘right idea’", "<bdi>‘right idea’</bdi>"),
+    ],
+)
+def test_a_reason_the_instructor_quoted_is_not_quoted_again(
+    seeds_imported, learner, learner_client, language, reason, shown
+):
+    """A reason written between « » came to the learner as “«…»” (or ««…»»)."""
+    attempt = answer(learner, "q-10-03", text="no idea at all")
+    verdict_override(attempt=attempt, correct=True, reason=reason, by=UserFactory())
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    card = question_card(_text(learner_client.get("/phase/10/")), "q-10-03")
+
+    note = card.split('class="verdict-note">', 1)[1].split("</p>", 1)[0]
+    assert note.endswith(" " + shown), note
+    assert note.count("<bdi>") == 1
+
+
+@pytest.mark.parametrize(
+    "language, shown", [("en", "“<bdi>«a» or b</bdi>”"), ("es", "«<bdi>«a» or b</bdi>»")]
+)
+def test_a_reason_only_partly_quoted_is_still_quoted(
+    seeds_imported, learner, learner_client, language, shown
+):
+    attempt = answer(learner, "q-10-03", text="no idea at all")
+    verdict_override(attempt=attempt, correct=True, reason="«a» or b", by=UserFactory())
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    assert shown in _text(learner_client.get("/phase/10/"))
