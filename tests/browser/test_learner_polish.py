@@ -373,3 +373,30 @@ def test_space_on_answer_again_presses_it_as_a_button(page, site):
     expect(again).to_be_focused()
     page.keyboard.press("Enter")
     expect(card.locator("form.answer-form button[type=submit]")).to_be_visible()
+
+
+def test_switching_language_after_a_review_answer_puts_the_focus_on_its_feedback(page, site):
+    """The switch came back to /reviews/?answered=CODE with the focus on the page's body:
+    a keyboard or screen reader user started again from the top, not from the feedback
+    being read (as the phase page returns to the question)."""
+    from datetime import timedelta
+
+    import time_machine
+    from django.utils import timezone
+
+    two_wrong_answers(page, site, "review-switch-focus")
+
+    with time_machine.travel(timezone.now() + timedelta(days=1, minutes=1)):
+        page.goto(site + "/reviews/")
+        first = page.locator("article.question")
+        first.locator("input[name=choice]").nth(1).check()
+        first.locator("button[type=submit]").click()
+        first.locator(".feedback h3").wait_for()
+        code = first.get_attribute("id")
+
+        page.get_by_role("button", name="Español").click()
+
+        expect(page.locator("html")).to_have_attribute("lang", "es")
+        expect(page.locator(f"#{code}-result")).to_be_focused()
+        page.keyboard.press("Tab")  # on from the feedback, not from the page's top
+        expect(page.locator(f"#{code} .feedback a").first).to_be_focused()
