@@ -1,6 +1,8 @@
-"""Admin for invites (instructors create them here) and profiles."""
+"""Admin for invites and new-password links (instructors create them here) and profiles."""
 
 from django.contrib import admin, messages
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied
 from django.utils import timezone
 from django.utils.html import escape, format_html
 from django.utils.safestring import mark_safe
@@ -10,10 +12,34 @@ from django.utils.translation import ngettext
 from portal.admin import ChangelistInputMixin
 from portal.moments import moment_text
 from teaching.models import Cohort
-from teaching.scope import HiddenObjectAdminMixin, TaughtCohortFilter
+from teaching.scope import HiddenObjectAdminMixin, TaughtCohortFilter, learners_taught
 
-from .models import Invite, Profile
-from .services import INVITE_VALID, invite_create, inviter_may_still_invite
+from .models import Invite, PasswordLink, Profile
+from .services import (
+    INVITE_VALID,
+    PASSWORD_LINK_VALID,
+    invite_create,
+    inviter_may_still_invite,
+    password_link_allowed,
+    password_link_create,
+)
+
+
+def link_shown_once(request, said: str, url: str, **values) -> None:
+    """Say `said` (a translated sentence with %(url)s and `values`) with the one-time link
+    `url`, which exists only now (only its hash is stored), and a button to copy it."""
+    shown = {name: escape(v) if isinstance(v, str) else v for name, v in values.items()}
+    text = escape(said) % (shown | {"url": escape(url)})
+    # The link stays plain text (to select by hand); copy.js adds a button after it.
+    slot = format_html(
+        '<span class="copy-slot" data-copy-text="{}" data-copy-label="{}" '
+        'data-copied-label="{}" data-copy-fallback="{}"></span>',
+        url,
+        _("Copy link"),
+        _("Copied."),
+        _("Selected: press Ctrl+C (⌘C) to copy."),
+    )
+    messages.success(request, mark_safe(f"{text} {slot}"))  # noqa: S308 - escaped above
 
 
 @admin.register(Invite)
@@ -115,17 +141,7 @@ class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
             "Invite link (shown only now, valid for %(days)d days): %(url)s",
             days,
         )
-        text = escape(said) % {"days": days, "url": escape(url)}
-        # The link stays plain text (to select by hand); copy.js adds a button after it.
-        slot = format_html(
-            '<span class="copy-slot" data-copy-text="{}" data-copy-label="{}" '
-            'data-copied-label="{}" data-copy-fallback="{}"></span>',
-            url,
-            _("Copy link"),
-            _("Copied."),
-            _("Selected: press Ctrl+C (⌘C) to copy."),
-        )
-        messages.success(request, mark_safe(f"{text} {slot}"))  # noqa: S308 - escaped above
+        link_shown_once(request, said, url, days=days)
 
 
 @admin.register(Profile)
@@ -133,3 +149,69 @@ class ProfileAdmin(ChangelistInputMixin, admin.ModelAdmin):
     list_display = ["user", "language"]
     list_select_related = ["user"]
     search_fields = ["user__username"]
+
+
+@admin.register(PasswordLink)
+class PasswordLinkAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin):
+    """A learner who forgot their password is given a link to choose a new one: made here
+    by an instructor of their cohort (or a superuser), shown once, handed over."""
+
+    list_display = ["user", "created_by", "expires", "state"]
+    list_select_related = ["user", "created_by"]
+    search_fields = ["user__username"]
+
+    class Media:
+        js = ["js/copy.js"]  # the link's copy button, as on invites
+
+    @admin.display(description=_("expires at"), ordering="expires_at")
+    def expires(self, link):
+        return moment_text(link.expires_at)
+
+    @admin.display(description=_("state"), ordering="used_at")
+    def state(self, link):
+        if link.used_at is not None:
+            return _("Used %(when)s") % {"when": moment_text(link.used_at)}
+        if link.expires_at <= timezone.now():
+            return _("Expired")
+        return _("Not used yet")
+
+    def get_fields(self, request, obj=None):
+        if obj is None:
+            return ["user"]
+        return ["user", "created_by", "created_at", "expires_at", "used_at"]
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else self.get_fields(request, obj)
+
+    def get_queryset(self, request):
+        queryset = super().get_queryset(request)
+        if request.user.is_superuser:
+            return queryset
+        # Those for the learners of the cohorts they teach, whoever made them.
+        return queryset.filter(user__in=learners_taught(request.user))
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        # The learners they may give a new password: those of the cohorts they teach.
+        if db_field.name == "user" and not request.user.is_superuser:
+            kwargs["queryset"] = get_user_model().objects.filter(
+                pk__in=learners_taught(request.user)
+            )
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def save_model(self, request, obj, form, change):
+        learner = form.cleaned_data["user"]
+        if not password_link_allowed(maker=request.user, learner=learner):
+            raise PermissionDenied  # the field offered them no other: a crafted post
+        link, url = password_link_create(learner=learner, created_by=request.user, request=request)
+        obj.pk = link.pk
+        obj.refresh_from_db()
+        hours = int(PASSWORD_LINK_VALID.total_seconds() // 3600)
+        said = ngettext(
+            "New-password link for %(name)s (shown only now, valid for %(hours)d hour): %(url)s",
+            "New-password link for %(name)s (shown only now, valid for %(hours)d hours): %(url)s",
+            hours,
+        )
+        link_shown_once(request, said, url, hours=hours, name=learner.get_username())

@@ -11,6 +11,7 @@ from django.contrib.auth.forms import (
     AdminUserCreationForm,
     AuthenticationForm,
     PasswordChangeForm,
+    SetPasswordForm,
     UserChangeForm,
     UserCreationForm,
 )
@@ -176,6 +177,7 @@ class UsernameChecksMixin:
 
 
 PASSWORD_FIELD = "password1"  # noqa: S105 - a field's name
+NEW_PASSWORD_FIELD = "new_password1"  # noqa: S105 - a field's name
 
 
 class AccountCreateForm(NoColonMixin, UsernameChecksMixin, UserCreationForm):
@@ -207,6 +209,19 @@ class AccountCreateForm(NoColonMixin, UsernameChecksMixin, UserCreationForm):
 
     def save(self, commit=True):  # pragma: no cover - accounts are made by the services
         raise NotImplementedError("Use accounts.services to create accounts.")
+
+
+class NewPasswordForm(NoColonMixin, SetPasswordForm):
+    """The new password chosen on a new-password link, twice."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["new_password1"].widget.attrs["autofocus"] = True
+
+    def validate_password_for_user(self, user, *args, **kwargs):
+        # As on the account form: "too short", "too common"… are about the password
+        # itself, so they go under it, not under its confirmation.
+        super().validate_password_for_user(user, password_field_name=NEW_PASSWORD_FIELD)
 
 
 class CheckedAdminUserCreationForm(UsernameChecksMixin, AdminUserCreationForm):

@@ -1,4 +1,4 @@
-"""Accounts: learner profile and one-time links (setup, invite)."""
+"""Accounts: learner profile and one-time links (setup, invite, new password)."""
 
 from django.conf import settings
 from django.db import models
@@ -115,6 +115,40 @@ class Invite(OneTimeLink):
     def __str__(self) -> str:
         # In the viewer's language and time zone.
         return self.note or gettext("invite %(when)s") % {"when": moment_text(self.created_at)}
+
+
+class PasswordLink(OneTimeLink):
+    """A link that lets a learner who forgot their password choose a new one, made by an
+    instructor of one of their cohorts (or a superuser) and handed over by them."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="password_links",
+        verbose_name=_("learner"),
+        # Learners only: a staff account's password is set by a superuser on its page.
+        limit_choices_to={"is_staff": False, "is_active": True},
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="password_links_made",
+        verbose_name=_("created by"),
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name = _("new-password link")
+        verbose_name_plural = _("new-password links")
+
+    def __str__(self) -> str:
+        # In the viewer's language and time zone.
+        return gettext("for %(user)s, %(when)s") % {
+            "user": self.user,
+            "when": moment_text(self.created_at),
+        }
 
 
 class LoginThrottle(models.Model):

@@ -1,4 +1,5 @@
-"""Writes for accounts: one-time links, redeeming them, audit events, the login throttle."""
+"""Writes for accounts: one-time links (setup, invite, new password), redeeming them,
+audit events, the login throttle."""
 
 from __future__ import annotations
 
@@ -19,16 +20,19 @@ from django.utils.translation import gettext_lazy
 from audit.enums import AuditKind
 from audit.services import audit_record
 from portal.exceptions import AppError
+from teaching.models import Cohort
 
-from .models import Invite, OneTimeLink, Profile, SetupLink
+from .models import Invite, OneTimeLink, PasswordLink, Profile, SetupLink
 from .time_zones import time_zone_validate
 
 SETUP_LINK_VALID = timedelta(hours=24)
 INVITE_VALID = timedelta(days=7)
+# A day, as the setup link: it is handed over by a person, and it takes an account.
+PASSWORD_LINK_VALID = timedelta(hours=24)
 
 
 class LinkUnusable(AppError):
-    """A setup or invite token that is unknown, used or expired."""
+    """A one-time link's token that is unknown, used, expired or revoked."""
 
     def __init__(self, reason: str):
         # "unknown", "used", "expired", "account_exists" or "revoked"
@@ -88,6 +92,10 @@ def _link_lookup(model: type[OneTimeLink], raw: str) -> OneTimeLink:
         raise LinkUnusable("expired")
     if model is Invite and not inviter_may_still_invite(link):
         raise LinkUnusable("revoked")
+    if model is PasswordLink and not password_link_allowed(
+        maker=link.created_by, learner=link.user
+    ):
+        raise LinkUnusable("revoked")
     return link
 
 
@@ -109,6 +117,23 @@ def inviter_may_still_invite(invite: Invite) -> bool:
         and inviter.has_perm("accounts.add_invite")
         and invite.cohort is not None
         and invite.cohort.instructors.filter(pk=inviter.pk).exists()
+    )
+
+
+def password_link_allowed(*, maker, learner) -> bool:
+    """Whether `maker` may give `learner` a new password: `learner` an active account
+    that is no staff (a staff account's password is set by a superuser, on its page), and
+    `maker` an active superuser or an instructor who may make such links and teaches a
+    cohort `learner` is in. Checked when a link is made and again when it is used: the
+    link ends with that right, and with a maker deleted since."""
+    if maker is None or not maker.is_active or not learner.is_active or learner.is_staff:
+        return False
+    if maker.is_superuser:
+        return True
+    return (
+        maker.is_staff
+        and maker.has_perm("accounts.add_passwordlink")
+        and Cohort.objects.taught_by(maker).filter(learners=learner).exists()
     )
 
 
@@ -150,6 +175,43 @@ def invite_create(
         cohort=cohort.name if cohort else None,
     )
     return invite, absolute_url(reverse("accounts:invite", args=[raw]))
+
+
+def password_link_create(*, learner, created_by, request=None) -> tuple[PasswordLink, str]:
+    """A one-time link for `learner` to choose a new password, valid for a day; the
+    links made for them before it stop working (the newest one handed over counts)."""
+    raw, now = secrets.token_urlsafe(32), timezone.now()
+    with transaction.atomic():
+        PasswordLink.objects.usable().filter(user=learner).update(expires_at=now)
+        link = PasswordLink.objects.create(
+            token_hash=token_hash(raw),
+            created_at=now,
+            expires_at=now + PASSWORD_LINK_VALID,
+            user=learner,
+            created_by=created_by,
+        )
+        audit_record(
+            kind=AuditKind.PASSWORD_LINK_CREATED,
+            request=request,
+            user=created_by,
+            subject=learner.get_username(),
+            link=link.pk,
+        )
+    return link, absolute_url(reverse("accounts:password_link", args=[raw]))
+
+
+def password_link_redeem(*, token: str, password: str, request=None):
+    """Use a new-password link: set its learner's password (which ends their other
+    sessions) and the link. Returns the learner."""
+    with transaction.atomic():
+        link = _link_lookup(PasswordLink, token)
+        user = get_user_model().objects.select_for_update().get(pk=link.user_id)
+        user.set_password(password)
+        user.save(update_fields=["password"])
+        link.used_at = timezone.now()
+        link.save(update_fields=["used_at"])
+        audit_record(kind=AuditKind.PASSWORD_LINK_USED, request=request, user=user, link=link.pk)
+    return user
 
 
 def _user_create(*, username: str, password: str, language: str, **flags) -> AbstractBaseUser:

@@ -32,6 +32,7 @@ urlpatterns = [
     ),
     path("setup/<str:token>/", views.setup, name="setup"),
     path("invite/<str:token>/", views.invite, name="invite"),
+    path("password/new/<str:token>/", views.password_link, name="password_link"),
     path("language/", views.language_set, name="language"),
     path("time-zone/", views.time_zone_set, name="time_zone"),
 ]

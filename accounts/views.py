@@ -1,4 +1,4 @@
-"""Account pages: setup link, invite, language switch. Login, logout and password
+"""Account pages: setup link, invite, new-password link, language switch. Login, logout and password
 change are Django's own views with our templates (see urls.py)."""
 
 from urllib.parse import urlsplit
@@ -12,6 +12,7 @@ from django.db import IntegrityError
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse, reverse_lazy
+from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -24,17 +25,19 @@ from portal.http import require_http_methods, require_POST
 from .enums import Language
 from .forms import (
     AccountCreateForm,
+    NewPasswordForm,
     ThrottledAdminPasswordChangeForm,
     ThrottledPasswordChangeForm,
     TimeZoneForm,
 )
 from .middleware import language_cookie_set
-from .models import Invite, SetupLink
+from .models import Invite, PasswordLink, SetupLink
 from .services import (
     LinkUnusable,
     PasswordChangedMeanwhile,
     invite_redeem,
     link_check,
+    password_link_redeem,
     password_unchanged,
     profile_language_set,
     profile_time_zone_set,
@@ -48,18 +51,22 @@ from .time_zones import SESSION_TIME_ZONE
 BACKEND = "accounts.backends.ThrottledModelBackend"
 
 
+def _unusable(request, unusable: LinkUnusable, model) -> HttpResponse:
+    response = render(
+        request,
+        "accounts/link_unusable.html",
+        {"reason": unusable.reason, "setup": model is SetupLink, "kind": model.__name__},
+        status=unusable.status,
+    )
+    response["Referrer-Policy"] = "same-origin"
+    return response
+
+
 def _link_page(request, *, token, model, redeem, template):
     try:
         link = link_check(model=model, token=token)
     except LinkUnusable as unusable:
-        response = render(
-            request,
-            "accounts/link_unusable.html",
-            {"reason": unusable.reason, "setup": model is SetupLink},
-            status=404 if unusable.reason == "unknown" else 410,
-        )
-        response["Referrer-Policy"] = "same-origin"
-        return response
+        return _unusable(request, unusable, model)
 
     language = request.LANGUAGE_CODE if request.LANGUAGE_CODE in Language.values else "en"
     form = AccountCreateForm(request.POST or None, initial={"language": language})
@@ -79,12 +86,7 @@ def _link_page(request, *, token, model, redeem, template):
                 request=request,
             )
         except LinkUnusable as unusable:  # used up by someone else meanwhile
-            return render(
-                request,
-                "accounts/link_unusable.html",
-                {"reason": unusable.reason, "setup": model is SetupLink},
-                status=410,
-            )
+            return _unusable(request, unusable, model)
         except IntegrityError:  # the name was taken by another link's post meanwhile
             # Django's own words for a taken name, as the form's check says them.
             username = get_user_model()._meta.get_field("username")
@@ -124,6 +126,37 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
     return _link_page(
         request, token=token, model=Invite, redeem=invite_redeem, template="accounts/invite.html"
     )
+
+
+@login_not_required
+@never_cache
+@require_http_methods(["GET", "POST"])
+def password_link(request: HttpRequest, token: str) -> HttpResponse:
+    """A learner who forgot their password chooses a new one, then is logged in."""
+    try:
+        link = link_check(model=PasswordLink, token=token)
+    except LinkUnusable as unusable:
+        return _unusable(request, unusable, PasswordLink)
+    learner = link.user
+    held = request.method == "POST" and not link_form_take(token_hash(token))
+    form = NewPasswordForm(learner, None if held or request.method != "POST" else request.POST)
+    if request.method == "POST" and not held and form.is_valid():
+        try:
+            user = password_link_redeem(
+                token=token, password=form.cleaned_data["new_password1"], request=request
+            )
+        except LinkUnusable as unusable:  # used, or revoked, meanwhile
+            return _unusable(request, unusable, PasswordLink)
+        login(request, user, backend=BACKEND)
+        request.known_device_for = user.get_username()  # as a link that makes an account
+        # Said in the language the next page speaks: the login brought the account's own.
+        with translation.override(request.session.get(SESSION_LANGUAGE, get_language())):
+            messages.success(request, _("Your new password is set. You are logged in."))
+        return redirect("home")
+    context = {"form": form, "held": held, "learner": learner}
+    response = render(request, "accounts/password_link.html", context, status=429 if held else 200)
+    response["Referrer-Policy"] = "same-origin"  # the token is in this page's address
+    return response
 
 
 def _answers_get(view) -> bool:

@@ -14,6 +14,8 @@ class AuditKind(models.TextChoices):
     INVITE_CREATED = "invite_created", _("Invite created")
     INVITE_REDEEMED = "invite_redeemed", _("Invite redeemed")
     PASSWORD_CHANGED = "password_changed", _("Password changed")
+    PASSWORD_LINK_CREATED = "password_link_created", _("New-password link created")
+    PASSWORD_LINK_USED = "password_link_used", _("New-password link used")
     IMPORT_RUN = "import_run", _("Quiz import run")
     REGRADE_RUN = "regrade_run", _("Regrade run")
     VERDICT_OVERRIDDEN = "verdict_overridden", _("Verdict overridden by an instructor")

@@ -1,4 +1,4 @@
-"""Logs without the secret part of setup and invite links.
+"""Logs without the secret part of setup, invite and new-password links.
 
 The links carry a one-time secret in their path. gunicorn's access log
 (`portal/gunicorn_conf.py`) and Django's own request warnings ("Gone: /invite/…/")
@@ -13,11 +13,12 @@ import re
 from urllib.parse import unquote
 
 # A link's secret, whole or broken (an e-mail's line break or a space inside it, sent
-# as %0A or %20): everything after /setup/ or /invite/ up to the query, the fragment, a
-# quote or the request line's " HTTP/", a last "/" kept. Not the admin's own pages of
-# the invites (/admin/accounts/invite/add/, …/12/change/), which hold no secret.
+# as %0A or %20): everything after /setup/, /invite/ or /password/new/ up to the query,
+# the fragment, a quote or the request line's " HTTP/", a last "/" kept. Not the admin's
+# own pages of the invites (/admin/accounts/invite/add/, …/12/change/), which hold no
+# secret.
 SECRET_PATH = re.compile(
-    r"(?<!/admin/accounts)/(setup|invite)/(?:(?!\sHTTP/)[^?#\"'])+?(?=/?(?:[?#\"']|\sHTTP/|$))",
+    r"(?<!/admin/accounts)/(setup|invite|password/new)/(?:(?!\sHTTP/)[^?#\"'])+?(?=/?(?:[?#\"']|\sHTTP/|$))",
     re.IGNORECASE,
 )
 # A one-time secret wherever it stands, for a path that only looks like a link

@@ -5,6 +5,8 @@ import re
 
 import pytest
 
+from tests.factories import UserFactory
+
 pytestmark = pytest.mark.django_db
 
 
@@ -29,3 +31,19 @@ def test_invite_add_page_loads_the_copy_script(admin_client):
     response = admin_client.get("/admin/accounts/invite/add/")
 
     assert '<script src="/static/js/copy.js"></script>' in response.content.decode()
+
+
+def test_a_new_password_link_is_shown_once_with_its_copy_button(admin_client):
+    ana = UserFactory(username="ana")
+
+    response = admin_client.post("/admin/accounts/passwordlink/add/", {"user": ana.pk}, follow=True)
+
+    html = response.content.decode()
+    match = re.search(
+        r"New-password link for ana \(shown only now, valid for 24 hours\): "
+        r'(http://\S+/password/new/\S+/) <span class="copy-slot" data-copy-text="([^"]+)"',
+        html,
+    )
+    assert match is not None
+    assert match.group(1) == match.group(2)
+    assert '<script src="/static/js/copy.js"></script>' in html

@@ -11,6 +11,7 @@ import pytest
 from django.contrib.auth.models import Group
 from django.core.management import call_command
 
+from accounts.services import password_link_create
 from quizzes.models import Question
 from teaching.models import Cohort
 from tests.factories import UserFactory, answer
@@ -40,7 +41,14 @@ def test_every_page_is_valid_html(client, seeds_imported, tmp_path, learner):
     call_command("invite", stdout=out)
     invite_path = out.getvalue().strip().replace("http://127.0.0.1:8000", "")
 
-    pages = {"login": ("/login/", None), "invite": (invite_path, None)}
+    _link, reset_url = password_link_create(learner=learner, created_by=teacher)
+    reset_path = reset_url.replace("http://127.0.0.1:8000", "")
+
+    pages = {
+        "login": ("/login/", None),
+        "invite": (invite_path, None),
+        "new-password": (reset_path, None),
+    }
     for language in ("en", "es"):
         pages |= {
             f"home-{language}": ("/", language),
@@ -71,6 +79,7 @@ def test_every_page_is_valid_html(client, seeds_imported, tmp_path, learner):
         "answers": f"{base}answers/{free.pk}/",
         "to-check": f"/admin/teaching/cohort/{cohort.pk}/to-check/",
         "key-change": f"{base}attempt/{unsure.pk}/key-change/",
+        "new-password-link": f"/admin/accounts/passwordlink/add/?user={learner.pk}",
     }.items():
         path = tmp_path / f"{name}.html"
         path.write_bytes(client.get(url).content)

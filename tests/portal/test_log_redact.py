@@ -94,16 +94,17 @@ class _Response:
 
 
 @pytest.mark.parametrize("gap", ["%20", "%0A", "%0D%0A", "%09"])
-def test_a_secret_broken_by_a_space_or_a_line_break_is_redacted(gap):
+@pytest.mark.parametrize("link", ["invite", "setup", "password/new"])
+def test_a_secret_broken_by_a_space_or_a_line_break_is_redacted(gap, link):
     """An e-mail client that breaks a link sends it so: the two pieces are still the
     live secret, logged side by side (red team round 7)."""
-    path = f"/invite/{SECRET[:15]}{gap}{SECRET[15:]}/"
+    path = f"/{link}/{SECRET[:15]}{gap}{SECRET[15:]}/"
     lines = [f"Not Found: {path}", f'"GET {path} HTTP/1.1" 404 179 "-" "curl/7.88"']
 
     for line in lines:
         logged = redact(line)
         assert SECRET[:15] not in logged and SECRET[15:] not in logged
-    assert redact(lines[1]).startswith('"GET /invite/[redacted]/ HTTP/1.1" 404')
+    assert redact(lines[1]).startswith(f'"GET /{link}/[redacted]/ HTTP/1.1" 404')
 
 
 @pytest.mark.parametrize("encoded", ["%3F", "%3f", "%23", "%27", "%22"])

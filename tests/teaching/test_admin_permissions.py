@@ -33,6 +33,8 @@ def test_instructors_group_has_exactly_the_planned_permissions(db):
         "view_user",
         "view_invite",
         "add_invite",
+        "view_passwordlink",
+        "add_passwordlink",
         "view_auditevent",
         "view_cohort",
         "view_attempt",

@@ -1,0 +1,231 @@
+"""New-password links: a learner who forgot their password gets a one-time link from an
+instructor of their cohort (or a superuser), chooses a new password on it and is in."""
+
+import re
+from datetime import timedelta
+
+import pytest
+import time_machine
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.utils import timezone
+
+from accounts.models import PasswordLink, Profile
+from accounts.services import password_link_create
+from audit.enums import AuditKind
+from audit.models import AuditEvent
+from teaching.models import Cohort
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+User = get_user_model()
+NEW_PASSWORD = "a-new-Pass-phrase-77"
+ADD = "/admin/accounts/passwordlink/add/"
+
+
+@pytest.fixture
+def classes(instructor):
+    """ana in the instructor's cohort, bob in another one."""
+    ana, bob = UserFactory(username="ana"), UserFactory(username="bob")
+    taught, other = Cohort.objects.create(name="Taught"), Cohort.objects.create(name="Other")
+    taught.instructors.add(instructor)
+    taught.learners.add(ana)
+    other.learners.add(bob)
+    return {"ana": ana, "bob": bob, "taught": taught}
+
+
+def link_made(client, learner) -> str:
+    response = client.post(ADD, {"user": learner.pk}, follow=True)
+    assert response.status_code == 200
+    found = re.search(r'data-copy-text="https?://[^/"]+(/password/new/[^"]+/)"', response.text)
+    assert found, response.text
+    return found.group(1)
+
+
+def test_an_instructor_gives_their_learner_a_link_that_sets_a_new_password(
+    client, instructor, classes
+):
+    ana = classes["ana"]
+    elsewhere = Client()
+    elsewhere.force_login(ana)  # her session in another browser, with the old password
+    client.force_login(instructor)
+
+    form = client.get(ADD).text
+    path = link_made(client, ana)
+    page = Client().get(path)
+    done = Client().post(path, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+
+    assert f'value="{ana.pk}"' in form and f'value="{classes["bob"].pk}"' not in form
+    assert page.status_code == 200 and "ana" in page.text
+    assert page["Referrer-Policy"] == "same-origin"
+    assert done.status_code == 302 and done["Location"] == "/"
+    ana.refresh_from_db()
+    assert ana.check_password(NEW_PASSWORD) and not ana.check_password(PASSWORD)
+    assert elsewhere.get("/").status_code == 302  # her other sessions ended
+    assert Client().get(path).status_code == 410  # once
+    kinds = list(AuditEvent.objects.order_by("pk").values_list("kind", "user__username"))
+    assert (AuditKind.PASSWORD_LINK_CREATED, "teach") in kinds
+    assert (AuditKind.PASSWORD_LINK_USED, "ana") in kinds
+
+
+def test_the_link_logs_the_learner_in_and_says_so(client, instructor, classes):
+    client.force_login(instructor)
+    path = link_made(client, classes["ana"])
+    browser = Client()
+
+    response = browser.post(
+        path, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD}, follow=True
+    )
+
+    assert response.wsgi_request.user.get_username() == "ana"
+    assert "Your new password is set" in response.text
+
+
+def test_a_crafted_post_for_another_cohorts_learner_makes_no_link(client, instructor, classes):
+    client.force_login(instructor)
+
+    response = client.post(ADD, {"user": classes["bob"].pk})
+
+    assert response.status_code == 200  # the form again, with its message
+    assert "Select a valid choice" in response.text
+    assert not PasswordLink.objects.exists()
+
+
+@pytest.mark.parametrize("target", ["instructor", "superuser", "inactive"])
+def test_no_link_is_made_for_a_staff_or_inactive_account(client, instructor, classes, target):
+    admin = UserFactory(username="root", is_staff=True, is_superuser=True)
+    account = {
+        "instructor": instructor,
+        "superuser": UserFactory(username="root2", is_staff=True, is_superuser=True),
+        "inactive": UserFactory(username="gone", is_active=False),
+    }[target]
+    client.force_login(admin)
+
+    response = client.post(ADD, {"user": account.pk})
+
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.text
+    assert not PasswordLink.objects.exists()
+
+
+def test_a_link_expires_after_a_day(client, instructor, classes):
+    client.force_login(instructor)
+    path = link_made(client, classes["ana"])
+
+    with time_machine.travel(timezone.now() + timedelta(hours=24, seconds=1)):
+        response = Client().get(path)
+
+    assert response.status_code == 410
+    assert "It has expired." in response.text
+
+
+def test_a_link_ends_when_its_maker_no_longer_teaches_the_learner(client, instructor, classes):
+    client.force_login(instructor)
+    path = link_made(client, classes["ana"])
+    classes["taught"].instructors.remove(instructor)
+
+    response = Client().post(path, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+
+    assert response.status_code == 410
+    assert "can no longer give this account a new password" in response.text
+    classes["ana"].refresh_from_db()
+    assert classes["ana"].check_password(PASSWORD)
+
+
+def test_a_link_ends_when_its_learner_becomes_staff(instructor, classes):
+    ana = classes["ana"]
+    _link, url = password_link_create(learner=ana, created_by=instructor)
+    User.objects.filter(pk=ana.pk).update(is_staff=True)
+
+    response = Client().get(re.sub(r"^https?://[^/]+", "", url))
+
+    assert response.status_code == 410
+
+
+def test_a_newer_link_ends_the_older_one(instructor, classes):
+    ana = classes["ana"]
+    _old, old_url = password_link_create(learner=ana, created_by=instructor)
+    _new, new_url = password_link_create(learner=ana, created_by=instructor)
+
+    old = Client().get(re.sub(r"^https?://[^/]+", "", old_url))
+    new = Client().get(re.sub(r"^https?://[^/]+", "", new_url))
+
+    assert (old.status_code, new.status_code) == (410, 200)
+
+
+def test_a_refused_password_says_why_and_leaves_the_link_usable(instructor, classes):
+    _link, url = password_link_create(learner=classes["ana"], created_by=instructor)
+    path = re.sub(r"^https?://[^/]+", "", url)
+
+    refused = Client().post(path, {"new_password1": "ana", "new_password2": "ana"})
+
+    assert refused.status_code == 200
+    assert "too short" in str(refused.context["form"].errors["new_password1"])
+    assert PasswordLink.objects.get().used_at is None
+    assert Client().get(path).status_code == 200
+
+
+def test_an_instructor_sees_only_their_learners_links(client, instructor, classes):
+    root = UserFactory(username="root", is_staff=True, is_superuser=True)
+    theirs, _ = password_link_create(learner=classes["ana"], created_by=root)
+    other, _ = password_link_create(learner=classes["bob"], created_by=root)
+    client.force_login(instructor)
+
+    listing = client.get("/admin/accounts/passwordlink/").text
+
+    assert f"/admin/accounts/passwordlink/{theirs.pk}/change/" in listing
+    assert f"/admin/accounts/passwordlink/{other.pk}/change/" not in listing
+    assert client.get(f"/admin/accounts/passwordlink/{other.pk}/change/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "language, words",
+    [("en", "Ask your instructor for a new-password link"), ("es", "enlace de contraseña nueva")],
+)
+def test_the_login_page_says_how_to_get_a_new_password(client, language, words):
+    response = client.get("/login/", HTTP_ACCEPT_LANGUAGE=language)
+
+    assert words in response.text
+
+
+def test_the_learners_page_leads_to_a_link_made_for_them(client, instructor, classes):
+    ana = classes["ana"]
+    client.force_login(instructor)
+    page = client.get(f"/admin/teaching/cohort/{classes['taught'].pk}/results/learner/{ana.pk}/")
+
+    found = re.search(r'href="(/admin/accounts/passwordlink/add/\?user=\d+)"', page.text)
+    form = client.get(found.group(1)).text
+
+    assert re.search(rf'<option value="{ana.pk}" selected>', form)
+
+
+@pytest.mark.parametrize("saved", ["es", "en"])
+def test_the_message_after_a_new_password_speaks_the_accounts_language(instructor, classes, saved):
+    ana = classes["ana"]
+    Profile.objects.update_or_create(user=ana, defaults={"language": saved})
+    _link, url = password_link_create(learner=ana, created_by=instructor)
+    other = {"es": "en", "en": "es"}[saved]
+
+    response = Client(HTTP_ACCEPT_LANGUAGE=other).post(
+        re.sub(r"^https?://[^/]+", "", url),
+        {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+        follow=True,
+    )
+
+    said = {"es": "Tu contraseña nueva está guardada", "en": "Your new password is set"}[saved]
+    assert f'<html lang="{saved}">' in response.text
+    assert said in response.text
+
+
+def test_a_links_form_is_held_after_twenty_posts(instructor, classes):
+    _link, url = password_link_create(learner=classes["ana"], created_by=instructor)
+    path, browser = re.sub(r"^https?://[^/]+", "", url), Client()
+    refused = {"new_password1": "x", "new_password2": "y"}
+
+    codes = [browser.post(path, refused).status_code for _ in range(21)]
+    held = browser.post(path, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+
+    assert codes == [200] * 20 + [429]
+    assert held.status_code == 429 and "Too many tries with this link" in held.text
+    classes["ana"].refresh_from_db()
+    assert classes["ana"].check_password(PASSWORD)
