@@ -2,7 +2,7 @@
 
 Hand-marked sets, each marked by hand before any grader ran on it (see each folder's README):
 - bench/grading_set/: the seed questions' answers the matcher of issue 11 was built with;
-- bench/grading_dev/: five questions not in data/, keys written from the docs: the dev
+- bench/grading_dev/: thirteen questions not in data/, keys written from the docs: the dev
   half, tuned on;
 - bench/grading_test/: five more, written by another hand: the test half, only reported
   on (never run with --show, never tuned on, its keys never edited);
@@ -24,7 +24,7 @@ answer. No database: the set files carry their own keys. The headline figure is 
 the answer's language unknown, as the portal grades.
 
 Run with `make bench` or
-`python bench/grading_bench.py [--set NAME|all] [--show] [--key ...]` (NAME: a key of SETS)..
+`python bench/grading_bench.py [--set NAME|all] [--show] [--key ...]` (NAME: a key of SETS).
 """
 
 import argparse
