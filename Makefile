@@ -65,7 +65,7 @@ serve: messages
 	$(PROD) $(VENV)/bin/gunicorn portal.wsgi --bind $(HOST):$(PORT) --workers $(WORKERS) \
 		--access-logfile -
 
-# `check --deploy` with production settings and stand-in values must print nothing.
+# `check --deploy` with production settings and stand-in values must find no issue.
 check-deploy: $(VENV)/.installed
 	$(PROD) DJANGO_SECRET_KEY=ci-$$(head -c 48 /dev/urandom | base64 | tr -d '/+=\n') \
 		DJANGO_ALLOWED_HOSTS=portal.example.org \
