@@ -1,4 +1,4 @@
-"""Project-level pages: the health check and the bare page benchmarks compare with.
+"""Project-level pages: the health check and /ping/, the lightest page behind login.
 (The home page is the learner's, in progress.views.)"""
 
 from django.contrib.auth.decorators import login_not_required
@@ -19,5 +19,6 @@ def healthz(request: HttpRequest) -> JsonResponse:
 
 @require_GET
 def ping(request: HttpRequest) -> HttpResponse:
-    """The lightest page behind login: the ceiling benchmarks compare our pages with."""
+    """The lightest page behind login. The serving benchmarks compare with bench/bare/'s
+    page instead, a Django site of its own (docs/performance.md)."""
     return render(request, "portal/ping.html")

@@ -1,4 +1,4 @@
-"""Test settings: fast hashing, in-memory caches, plain static storage."""
+"""Test settings: fast hashing, database sessions, plain static files, an SQLite file a run."""
 
 from .base import *  # noqa: F403
 
