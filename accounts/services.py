@@ -73,7 +73,13 @@ def token_hash(raw: str) -> str:
     return hashlib.sha256(raw.encode()).hexdigest()
 
 
-def absolute_url(path: str) -> str:
+def absolute_url(path: str, request=None) -> str:
+    """The address of `path` as the link's reader will open it. Made on a page (the
+    admin), from the address that page was asked at: the instructor reached the portal
+    there, and `make run HOST=0.0.0.0` leaves PORTAL_BASE_URL naming 127.0.0.1, which
+    no learner's machine reaches. Printed by a command, from PORTAL_BASE_URL."""
+    if request is not None:
+        return request.build_absolute_uri(path)
     return settings.PORTAL_BASE_URL + path
 
 
@@ -174,7 +180,7 @@ def invite_create(
         note=note,
         cohort=cohort.name if cohort else None,
     )
-    return invite, absolute_url(reverse("accounts:invite", args=[raw]))
+    return invite, absolute_url(reverse("accounts:invite", args=[raw]), request)
 
 
 def password_link_create(*, learner, created_by, request=None) -> tuple[PasswordLink, str]:
@@ -197,7 +203,7 @@ def password_link_create(*, learner, created_by, request=None) -> tuple[Password
             subject=learner.get_username(),
             link=link.pk,
         )
-    return link, absolute_url(reverse("accounts:password_link", args=[raw]))
+    return link, absolute_url(reverse("accounts:password_link", args=[raw]), request)
 
 
 def password_link_redeem(*, token: str, password: str, request=None):

@@ -47,3 +47,22 @@ def test_a_new_password_link_is_shown_once_with_its_copy_button(admin_client):
     assert match is not None
     assert match.group(1) == match.group(2)
     assert '<script src="/static/js/copy.js"></script>' in html
+
+
+@pytest.mark.parametrize(
+    "add, data",
+    [("/admin/accounts/invite/add/", {"note": "lab"}), ("/admin/accounts/passwordlink/add/", None)],
+)
+def test_a_link_made_in_the_admin_names_the_address_the_admin_was_reached_at(
+    admin_client, settings, add, data
+):
+    """`make run HOST=0.0.0.0` for a class on one laptop: the learners' machines reach it
+    at its network address, not at the 127.0.0.1 of PORTAL_BASE_URL."""
+    settings.ALLOWED_HOSTS = [*settings.ALLOWED_HOSTS, "192.168.1.5"]
+    data = data or {"user": UserFactory(username="ana").pk}
+
+    response = admin_client.post(add, data, follow=True, HTTP_HOST="192.168.1.5:8000")
+
+    assert re.search(
+        r'data-copy-text="http://192\.168\.1\.5:8000/(invite|password/new)/', response.text
+    )
