@@ -64,6 +64,8 @@ def standing_groups(standings, *, question_ids, upper, lower) -> list[StandingGr
     updated as answers and regrades are written), so the scan needs no window function
     and no join. The upper and lower 27 % are counted in each group, not grouped by:
     PostgreSQL cannot guess how many groups such a band makes (docs/performance.md)."""
+    if not question_ids:  # no quiz imported yet: a query over none has no SQL
+        return []
     inner = (
         standings.filter(question__in=question_ids)
         .annotate(

@@ -1,5 +1,6 @@
 """A cohort's learners and attempts, as the other selectors and the export read them."""
 
+from django.core.exceptions import EmptyResultSet
 from django.db import connection
 from django.db.models import Count, OuterRef, QuerySet, Subquery, Value
 from django.db.models.functions import Coalesce
@@ -11,8 +12,12 @@ from ..models import Cohort, memberships
 
 
 def raw_rows(queryset) -> list[tuple]:
-    """A values_list queryset's rows, fetched without the ORM's converters."""
-    sql, params = queryset.query.sql_with_params()
+    """A values_list queryset's rows, fetched without the ORM's converters; none for one
+    that can match nothing (`phase__in=[]`: no quiz imported yet), which has no SQL."""
+    try:
+        sql, params = queryset.query.sql_with_params()
+    except EmptyResultSet:
+        return []
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()

@@ -481,3 +481,31 @@ def test_admin_pages_name_the_portals_icon(client, instructor, cohort):
     for url in ("/admin/", f"/admin/teaching/cohort/{cohort.pk}/results/"):
         html = client.get(url).content.decode()
         assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in html, url
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "results/",
+        "results/?mode=first",
+        "results/learner/{ana}/",
+        "results/export.csv",
+        "to-check/",
+        "memory/",
+        "memory/export.csv",
+    ],
+)
+def test_a_cohorts_pages_before_any_quiz_is_imported_answer(client, instructor, db, page):
+    """A fresh portal: the instructor's first look came before `import_quizzes`; the
+    results' queries over no phases and no questions have no SQL, and were a 500."""
+    empty = Cohort.objects.create(name="Fresh")
+    empty.instructors.add(instructor)
+    ana = UserFactory(username="ana")
+    empty.learners.add(ana)
+    client.force_login(instructor)
+
+    response = client.get(f"/admin/teaching/cohort/{empty.pk}/" + page.format(ana=ana.pk))
+
+    assert response.status_code == 200
+    if page.startswith("results/") and not page.endswith(".csv"):
+        assert "ana" in response.text
