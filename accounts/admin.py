@@ -1,5 +1,6 @@
 """Admin for invites and new-password links (instructors create them here) and profiles."""
 
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
@@ -14,9 +15,9 @@ from portal.moments import moment_text
 from teaching.models import Cohort
 from teaching.scope import HiddenObjectAdminMixin, TaughtCohortFilter, learners_taught
 
+from .enums import InviteRole
 from .models import Invite, PasswordLink, Profile
 from .services import (
-    INVITE_VALID,
     PASSWORD_LINK_VALID,
     invite_create,
     inviter_may_still_invite,
@@ -42,12 +43,29 @@ def link_shown_once(request, said: str, url: str, **values) -> None:
     messages.success(request, mark_safe(f"{text} {slot}"))  # noqa: S308 - escaped above
 
 
+class InviteForm(forms.ModelForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "role" in self.fields:  # a superuser's form: a learner's invite unless chosen
+            self.fields["role"].required = False
+
+    def clean_role(self):
+        return self.cleaned_data.get("role") or InviteRole.LEARNER
+
+    def clean(self):
+        cleaned = super().clean()
+        if cleaned.get("role") == InviteRole.INSTRUCTOR and not cleaned.get("cohort"):
+            self.add_error("cohort", _("An instructor's invite names the cohort they will teach."))
+        return cleaned
+
+
 @admin.register(Invite)
 class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin):
     # One column says whether the invite was used, by whom and when: seven columns left
     # "used at" and "used by" off a 1280 px screen (UX walk). The name of an invite
     # without a note is its creation time; its page shows every field.
-    list_display = ["__str__", "cohort", "created_by", "expires", "state"]
+    form = InviteForm
+    list_display = ["__str__", "cohort", "role", "created_by", "expires", "state"]
     list_filter = [TaughtCohortFilter]
     list_select_related = ["created_by", "used_by", "cohort"]
 
@@ -66,12 +84,12 @@ class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
         return [state if name == "state" else name for name in self.list_display]
 
     def state_column(self):
-        rights = {}  # (maker, cohort) -> may the maker still invite into it
+        rights = {}  # (maker, cohort, role) -> may the maker still invite into it
 
         @admin.display(description=_("state"), ordering="used_at")
         def state(invite):
             if invite.used_at is None and invite.expires_at > timezone.now():
-                key = (invite.created_by_id, invite.cohort_id)
+                key = (invite.created_by_id, invite.cohort_id, invite.role)
                 if key not in rights:
                     rights[key] = inviter_may_still_invite(invite)
                 if not rights[key]:  # what its link answers (410) says too
@@ -89,9 +107,18 @@ class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
         return _("Used by %(user)s, %(when)s") % {"user": invite.used_by, "when": when}
 
     def get_fields(self, request, obj=None):
-        if obj is None:
-            return ["note", "cohort"]
-        return ["note", "cohort", "created_by", "created_at", "expires_at", "used_at", "used_by"]
+        if obj is None:  # an instructor's invite is a superuser's to make
+            return ["note", "cohort", "role"] if request.user.is_superuser else ["note", "cohort"]
+        return [
+            "note",
+            "cohort",
+            "role",
+            "created_by",
+            "created_at",
+            "expires_at",
+            "used_at",
+            "used_by",
+        ]
 
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
@@ -131,11 +158,13 @@ class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
             created_by=request.user,
             note=form.cleaned_data["note"],
             cohort=form.cleaned_data.get("cohort"),
+            # The field is a superuser's only: anyone else's post makes a learner's invite.
+            role=form.cleaned_data.get("role") or InviteRole.LEARNER,
             request=request,
         )
         obj.pk = invite.pk
         obj.refresh_from_db()
-        days = INVITE_VALID.days
+        days = (invite.expires_at - invite.created_at).days
         said = ngettext(
             "Invite link (shown only now, valid for %(days)d day): %(url)s",
             "Invite link (shown only now, valid for %(days)d days): %(url)s",

@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from portal.moments import moment_text
 
-from .enums import Language
+from .enums import InviteRole, Language
 from .time_zones import time_zone_validate
 
 
@@ -72,7 +72,8 @@ class SetupLink(OneTimeLink):
 
 
 class Invite(OneTimeLink):
-    """An invitation for one learner, redeemed once within its validity."""
+    """An invitation for one learner, or one instructor of the cohort, redeemed once
+    within its validity."""
 
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -91,6 +92,16 @@ class Invite(OneTimeLink):
         related_name="invites",
         verbose_name=_("cohort"),
         help_text=_("Redeeming the invite makes the learner a member."),
+    )
+    role = models.CharField(
+        _("role"),
+        max_length=16,
+        choices=InviteRole.choices,
+        default=InviteRole.LEARNER,
+        help_text=_(
+            "An instructor's invite (a superuser's, valid for a day) makes a staff account "
+            "in the Instructors group that teaches the cohort."
+        ),
     )
     used_by = models.OneToOneField(
         settings.AUTH_USER_MODEL,

@@ -11,7 +11,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import AbstractBaseUser, Group
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
@@ -22,11 +22,15 @@ from audit.services import audit_record
 from portal.exceptions import AppError
 from teaching.models import Cohort
 
+from .enums import InviteRole
 from .models import Invite, OneTimeLink, PasswordLink, Profile, SetupLink
 from .time_zones import time_zone_validate
 
 SETUP_LINK_VALID = timedelta(hours=24)
+INSTRUCTORS_GROUP = "Instructors"  # made by a migration (teaching 0002)
 INVITE_VALID = timedelta(days=7)
+# An instructor's invite makes a staff account: a day, as the setup link.
+INSTRUCTOR_INVITE_VALID = timedelta(days=1)
 # A day, as the setup link: it is handed over by a person, and it takes an account.
 PASSWORD_LINK_VALID = timedelta(hours=24)
 
@@ -110,8 +114,15 @@ def inviter_may_still_invite(invite: Invite) -> bool:
     right to add a learner to their cohort, and it ends with that right (deactivated,
     no longer staff or an instructor, no longer teaching the cohort, the cohort
     deleted), not 7 days later. Invites made on the server (`manage.py invite`) name
-    no maker."""
+    no maker. An instructor's invite is a superuser's right alone, into a cohort."""
     inviter = invite.created_by
+    if invite.role == InviteRole.INSTRUCTOR:
+        return (
+            inviter is not None
+            and inviter.is_active
+            and inviter.is_superuser
+            and invite.cohort_id is not None
+        )
     if inviter is None:
         return True
     if not inviter.is_active:
@@ -161,16 +172,18 @@ def setup_link_create() -> str:
 
 
 def invite_create(
-    *, created_by=None, note: str = "", cohort=None, request=None
+    *, created_by=None, note: str = "", cohort=None, role=InviteRole.LEARNER, request=None
 ) -> tuple[Invite, str]:
     raw, now = secrets.token_urlsafe(32), timezone.now()
+    instructor = role == InviteRole.INSTRUCTOR
     invite = Invite.objects.create(
         token_hash=token_hash(raw),
         created_at=now,
-        expires_at=now + INVITE_VALID,
+        expires_at=now + (INSTRUCTOR_INVITE_VALID if instructor else INVITE_VALID),
         created_by=created_by,
         note=note,
         cohort=cohort,
+        role=role,
     )
     audit_record(
         kind=AuditKind.INVITE_CREATED,
@@ -179,6 +192,7 @@ def invite_create(
         invite=invite.pk,
         note=note,
         cohort=cohort.name if cohort else None,
+        **({"role": role} if instructor else {}),
     )
     return invite, absolute_url(reverse("accounts:invite", args=[raw]), request)
 
@@ -247,14 +261,21 @@ def setup_redeem(*, token: str, username: str, password: str, language: str, req
 
 
 def invite_redeem(*, token: str, username: str, password: str, language: str, request=None):
-    """Use an invite: create the learner's account."""
+    """Use an invite: create the learner's account, or the instructor's (staff, in the
+    Instructors group, teaching the invite's cohort)."""
     with transaction.atomic():
         invite = _link_lookup(Invite, token)
-        user = _user_create(username=username, password=password, language=language)
+        instructor = invite.role == InviteRole.INSTRUCTOR
+        user = _user_create(
+            username=username, password=password, language=language, is_staff=instructor
+        )
         invite.used_at = timezone.now()
         invite.used_by = user
         invite.save(update_fields=["used_at", "used_by"])
-        if invite.cohort_id:
+        if instructor:
+            user.groups.add(Group.objects.get_or_create(name=INSTRUCTORS_GROUP)[0])
+            invite.cohort.instructors.add(user)
+        elif invite.cohort_id:
             invite.cohort.learners.add(user)
         audit_record(kind=AuditKind.INVITE_REDEEMED, request=request, user=user, invite=invite.pk)
     return user

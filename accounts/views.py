@@ -22,7 +22,7 @@ from audit.enums import AuditKind
 from audit.services import audit_record
 from portal.http import require_http_methods, require_POST
 
-from .enums import Language
+from .enums import InviteRole, Language
 from .forms import (
     AccountCreateForm,
     NewPasswordForm,
@@ -98,11 +98,14 @@ def _link_page(request, *, token, model, redeem, template):
             # The browser that made the account is the account's own (accounts/throttle.py):
             # failures from elsewhere must not keep its owner out of it.
             request.known_device_for = user.get_username()
-            # The first account is there to set the portal up: it lands in the admin.
-            return redirect("admin:index" if model is SetupLink else "home")
+            # The first account is there to set the portal up, an instructor's to look at
+            # a cohort: both land in the admin.
+            staff = model is SetupLink or getattr(link, "role", "") == InviteRole.INSTRUCTOR
+            return redirect("admin:index" if staff else "home")
     # An invite into a cohort names it: the learner sees which class they are joining.
     cohort = getattr(link, "cohort", None)
-    context = {"form": form, "held": held, "cohort": cohort}
+    teach = getattr(link, "role", "") == InviteRole.INSTRUCTOR
+    context = {"form": form, "held": held, "cohort": cohort, "teach": teach}
     response = render(request, template, context, status=429 if held else 200)
     # The token is in this page's address: never send it to another site. ("no-referrer"
     # would also make the browser send "Origin: null", which fails the CSRF check.)
