@@ -56,7 +56,8 @@ def test_the_activity_chart_reads_as_a_table_of_the_days_answered(
     assert table.count('<tr><th scope="row">') == 2  # the days answered, no empty ones
     with translation.override("es"):
         when = date_format(day, "DATE_FORMAT")
-    assert f'<tr><th scope="row">{when}</th><td>2</td><td>1</td></tr>' in table
+    row = '<td data-label="Respuestas">2</td><td data-label="Acertadas">1</td>'
+    assert f'<tr><th scope="row">{when}</th>{row}</tr>' in table
 
 
 def test_one_answer_is_one_answer_in_the_charts_description(

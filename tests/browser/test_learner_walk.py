@@ -1,0 +1,31 @@
+"""What a new learner met on a walk round the portal (UX walk 34), in a real browser."""
+
+import pytest
+
+from .helpers import create_account
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_my_progress_chart_table_fits_a_320px_window_in_spanish(browser, site, axe_check):
+    """At 400 % zoom (a 320 CSS px window) the activity chart's table, opened, had its
+    Spanish headers ("Respuestas", "Acertadas") side by side: 332 px wide, the page
+    scrolled sideways and "Acertadas" was cut at the edge. It stacks as the other
+    tables of the page do."""
+    context = browser.new_context(viewport={"width": 320, "height": 740})
+    page = context.new_page()
+    create_account(page, site, "narrow")
+    page.get_by_role("button", name="Español").click()
+    page.goto(site + "/phase/10/")
+    page.locator("#q-10-01 input[name=choice]").first.check()
+    page.locator("#q-10-01 button[type=submit]").click()
+    page.locator("#q-10-01 .feedback").wait_for()
+
+    page.goto(site + "/progress/")
+    page.get_by_text("El gráfico como tabla").click()
+
+    box = page.locator(".activity-text table").bounding_box()
+    assert box["x"] + box["width"] <= 320
+    assert page.evaluate("document.documentElement.scrollWidth") == 320
+    axe_check(page, "/progress/ es at 320 px, the chart's table open")
+    context.close()
