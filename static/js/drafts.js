@@ -39,14 +39,25 @@
     return sent;
   }
 
+  // Options picked and not sent have no draft on the server: the forms they are in are
+  // kept below for a reload or the language switch, which would show them unticked.
+  var picked = new Set();
+  function pickField(target) {
+    return target && target.matches && target.matches("form.answer-form input[name=choice]");
+  }
+
   document.addEventListener("input", function (event) {
     if (draftField(event.target)) unsaved.add(event.target);
+  });
+  document.addEventListener("change", function (event) {
+    if (pickField(event.target)) picked.add(event.target.form);
   });
   // Saved by htmx, or sent as the answer itself: nothing left to keep.
   document.addEventListener("htmx:beforeRequest", function (event) {
     unsaved.forEach(function (field) {
       if (field === event.detail.elt || field.form === event.detail.elt) unsaved.delete(field);
     });
+    picked.delete(event.detail.elt);
   });
 
   document.addEventListener("submit", function (event) {
@@ -73,15 +84,23 @@
   // empty, its words stored a moment later, and the learner would type them again. They
   // are kept for this tab (sessionStorage) as the page goes and put back once, into the
   // same box, when the same page loads within seconds; any other page drops them, so a
-  // later visit cannot put old words over a draft typed since in another tab.
+  // later visit cannot put old words over a draft typed since in another tab. Options
+  // picked and not sent are kept the same way (the language switch reloads the page).
   var keptKey = "kept-drafts";
   function here() { return location.pathname + location.search; }  // htmx may replace it
   function keepForReload() {
     var values = {};
+    var picks = {};
     unsaved.forEach(function (field) { if (field.id) values[field.id] = field.value; });
-    if (!Object.keys(values).length) return;
+    picked.forEach(function (form) {
+      if (!document.contains(form)) return;  // answered: its feedback replaced it
+      form.querySelectorAll("input[name=choice]").forEach(function (box) {
+        if (box.id) picks[box.id] = box.checked;
+      });
+    });
+    if (!Object.keys(values).length && !Object.keys(picks).length) return;
     try {
-      sessionStorage.setItem(keptKey, JSON.stringify({ page: here(), at: Date.now(), values: values }));
+      sessionStorage.setItem(keptKey, JSON.stringify({ page: here(), at: Date.now(), values: values, picks: picks }));
     } catch (e) { /* storage refused: the request sent as the page goes still keeps them */ }
   }
   window.addEventListener("pagehide", function () { keepForReload(); flush(null); });
@@ -101,6 +120,12 @@
       field.value = kept.values[id];
       // Tracked as typed words are: sent again if the learner leaves at once.
       field.dispatchEvent(new Event("input", { bubbles: true }));
+    });
+    Object.keys(kept.picks || {}).forEach(function (id) {
+      var box = document.getElementById(id);
+      if (!pickField(box) || box.checked === kept.picks[id]) return;
+      box.checked = kept.picks[id];
+      picked.add(box.form);  // kept again if the learner leaves at once
     });
   });
 })();

@@ -1,6 +1,7 @@
 """What a new learner met on a walk round the portal (UX walk 34), in a real browser."""
 
 import pytest
+from playwright.sync_api import expect
 
 from .helpers import create_account
 
@@ -29,3 +30,23 @@ def test_my_progress_chart_table_fits_a_320px_window_in_spanish(browser, site, a
     assert page.evaluate("document.documentElement.scrollWidth") == 320
     axe_check(page, "/progress/ es at 320 px, the chart's table open")
     context.close()
+
+
+def test_options_picked_and_not_sent_survive_the_language_switch(page, site):
+    """A learner halfway through a multiple-answer question switched to Español: the
+    page came back in Spanish with every box unticked, as a typed answer never is."""
+    create_account(page, site, "picker")
+    page.goto(site + "/phase/10/#q-10-02")
+    page.locator("#q-10-01-B").check()
+    page.locator("#q-10-02-A").check()
+    page.locator("#q-10-02-C").check()
+
+    page.get_by_role("button", name="Español").click()
+
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page.locator("#q-10-01-B")).to_be_checked()
+    expect(page.locator("#q-10-02-A")).to_be_checked()
+    expect(page.locator("#q-10-02-C")).to_be_checked()
+    expect(page.locator("#q-10-02-B")).not_to_be_checked()
+    page.locator("#q-10-02 button[type=submit]").click()
+    expect(page.locator("#q-10-02 .options-result .right-pick")).to_have_count(2)
