@@ -299,6 +299,7 @@ NUMBER_REFUSALS = {
     "unit": "only the question's unit may follow the number",
     "long": f"over {MAX_CHARS} characters",
     "range": "beyond 1e99 or below 1e-99",
+    "power": "a power of ten is written with e, as 3e-4",
     "unreadable": "no number written as 3.5, 3,5 or 2.4e9",
 }
 

@@ -45,6 +45,11 @@ def number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
         return _("Group digits in threes with spaces, as in %(example)s, or not at all.") % {
             "example": GROUPED
         }
+    if refused.reason == "power":
+        return _("Write a power of ten with e: %(written)s instead of “%(text)s”.") % {
+            "written": refused.written,
+            "text": refused.text,
+        }
     unit = revision.unit(translation.get_language() or "en")
     if refused.reason == "unit" and unit:
         return _("Write the number, in %(unit)s: for example 3.5 or 3.5 %(unit)s.") % {"unit": unit}

@@ -10,6 +10,7 @@ The rules (docs/quiz-format.md, "Numeric answers"):
   1000, 1 000, 1.0, 1,5, 0,125 and 1.2500 are not;
 - two marks (1,000.5, 1.000.000) are refused: group with spaces instead;
 - an exponent: 2.4e9, 2,4E-3 (a magnitude from 1e-99 to 1e99); a sign: +3.5, -3.5, −3.5;
+  a power of ten written out (3×10^-4, 3·10⁻⁴) is refused, told its e form (3e-4);
 - after the number, the question's unit if it has one ("3.5 GB", case ignored).
 """
 
@@ -45,6 +46,17 @@ _NUMBER = re.compile(
     re.VERBOSE,
 )
 _GROUPED = re.compile(r"\d{1,3}(?:[ \u00a0\u2009\u202f_]\d{3})+")
+# A power of ten written out, "3·10⁻⁴", "3×10^-4", "3 x 10^(-4)", "10⁻⁴": refused (an
+# answer is read one way, with e), but told how to write it with e, not to drop a unit.
+_POWER = re.compile(
+    r"""
+    (?:(?P<mantissa>[+\-\u2212]?[\d.,]*\d)\s*[×xX·⋅∙*]\s*)?10\s*
+    (?:(?:\^|\*\*)\s*(?P<paren>\()?\s*(?P<sign>[+\-\u2212])?\s*(?P<exp>\d+)\s*(?(paren)\))
+      |(?P<supsign>[⁺⁻])?(?P<supexp>[⁰¹²³⁴⁵⁶⁷⁸⁹]+))
+    """,
+    re.VERBOSE,
+)
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
 
 
 class NumberRefused(ValueError):
@@ -52,12 +64,22 @@ class NumberRefused(ValueError):
     "empty", "ambiguous" (a mark that may be a thousands mark), "marks" (more than one
     point or comma), "groups" (spaces or underscores not in groups of three), "unit"
     (a unit that is not the question's), "long" (over MAX_CHARS characters), "range"
-    (a magnitude past MAX_EXPONENT: "1e400" is a slip, not a quantity) or "unreadable"."""
+    (a magnitude past MAX_EXPONENT: "1e400" is a slip, not a quantity), "power" (a power
+    of ten written out, "3·10⁻⁴": `written` is the same with e, "3e-4") or "unreadable"."""
 
-    def __init__(self, reason: str, text: str = ""):
+    def __init__(self, reason: str, text: str = "", written: str = ""):
         self.reason = reason
         self.text = text
+        self.written = written
         super().__init__(f"{reason}: {text!r}")
+
+
+def _power_written(power: re.Match) -> str:
+    """A power of ten written out, as it is written with e: "3·10⁻⁴" is "3e-4"."""
+    sign = (power["sign"] or power["supsign"] or "").translate(_SUPERSCRIPTS)
+    exponent = power["exp"] or power["supexp"].translate(_SUPERSCRIPTS)
+    minus = "-" if sign and sign in MINUS else ""
+    return f"{power['mantissa'] or '1'}e{minus}{exponent}"
 
 
 @dataclass(frozen=True)
@@ -119,6 +141,8 @@ def number_read(text: str, *, units: tuple[str, ...] = ()) -> Decimal:
     number = _strip_unit(text, units)
     match = _NUMBER.fullmatch(number)
     if match is None or not (match["int"] or match["frac"]):
+        if power := _POWER.fullmatch(number):
+            raise NumberRefused("power", text, written=_power_written(power))
         if re.fullmatch(r"[+\-\u2212]?[\d.,]+(?:[eE][+\-\u2212]?\d+)?", number):
             raise NumberRefused("marks", text)
         digits = re.match(r"[+\-\u2212]?[\d.,  \u00a0\u2009\u202f_]*\d", number)

@@ -188,6 +188,10 @@ REFUSALS = [
     ("es", "3" * 150, "Un número ocupa como mucho 100 caracteres; esta respuesta tiene 150."),
     ("en", "1e400", "“1e400” is out of the range of this course&#x27;s quantities: write a"),
     ("es", "1e-400", "«1e-400» está fuera del rango de las cantidades de este curso"),
+    # A power of ten written out: "3·10⁻⁴" was told to drop its unit, "1.4×10^10" that
+    # only GB may follow the number.
+    ("en", "3·10⁻⁴", "Write a power of ten with e: 3e-4 instead of “3·10⁻⁴”."),
+    ("es", "1,4×10^10", "Escribe la potencia de diez con e: 1,4e10 en lugar de «1,4×10^10»."),
 ]
 
 

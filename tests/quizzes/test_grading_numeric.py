@@ -101,6 +101,36 @@ def test_number_read_ambiguous_or_unreadable_refused_with_reason(text, reason):
     assert refused.value.reason == reason
 
 
+@pytest.mark.parametrize(
+    ("text", "written"),
+    [
+        ("3·10⁻⁴", "3e-4"),
+        ("3×10^-4", "3e-4"),
+        ("3 x 10^(-4)", "3e-4"),
+        ("3*10**-4", "3e-4"),
+        ("1,4×10¹⁰", "1,4e10"),
+        ("−2.5 × 10^+3", "−2.5e3"),
+        ("10⁻⁴", "1e-4"),
+        ("1.4×10^10 GB", "1.4e10"),
+    ],
+)
+def test_number_read_a_power_of_ten_written_out_is_refused_with_its_e_form(text, written):
+    """The question asks for "three times ten to the minus four": "3·10⁻⁴" was told to
+    drop its unit (a superscript read as a letter), "3×10^-4" to write digits."""
+    with pytest.raises(NumberRefused) as refused:
+        number_read(text, units=("GB",))
+
+    assert (refused.value.reason, refused.value.written) == ("power", written)
+
+
+@pytest.mark.parametrize("text", ["104", "10", "3x", "3 x 104", "10^"])
+def test_number_read_no_power_of_ten_without_its_exponent(text):
+    try:
+        number_read(text)
+    except NumberRefused as refused:
+        assert refused.reason != "power"
+
+
 def test_number_read_unit_without_one_on_the_question_refused():
     with pytest.raises(NumberRefused) as refused:
         number_read("3.5 GB")
