@@ -55,7 +55,7 @@ def number_refusal(refused: NumberRefused, revision: QuestionRevision) -> str:
         return _("Write the number, in %(unit)s: for example 3.5 or 3.5 %(unit)s.") % {"unit": unit}
     if refused.reason == "unit":
         return _("Write the number alone, without a unit.")
-    return _("Write a number in digits, such as 3.5, 3,5 or 2.4e9.")
+    return _("Write a number in digits, such as 3.5; 3,5 or 2.4e9.")
 
 
 def answer_too_long(text: str) -> str:

@@ -178,8 +178,10 @@ def test_numeric_answer_without_tolerance_shows_the_exact_value(
 REFUSALS = [
     ("en", "1,000", "“1,000” can be read two ways. Write a thousand as 1000 or 1\u00a0000"),
     ("es", "1.000", "«1.000» se puede leer de dos maneras. Escribe mil como 1000 o 1\u00a0000"),
-    ("en", "about three", "Write a number in digits, such as 3.5, 3,5 or 2.4e9."),
-    ("es", "unos tres", "Escribe un número en cifras, como 3,5, 3.5 o 2,4e9."),
+    ("en", "about three", "Write a number in digits, such as 3.5; 3,5 or 2.4e9."),
+    # A list of numbers with decimal commas is split by semicolons: "3.5, 3,5 or" and
+    # "3,5, 3.5" read as three numbers.
+    ("es", "unos tres", "Escribe un número en cifras, como 3,5; 3.5 o 2,4e9."),
     ("en", "3.5 MB", "Write the number, in GB: for example 3.5 or 3.5 GB."),
     ("en", "1,000.5", "Use at most one decimal point or comma"),
     ("en", "24 15", "Group digits in threes with spaces"),
