@@ -324,3 +324,9 @@ def question_page(*, question: Question) -> int:
         .count()
     )
     return page_of(ordinal=before)
+
+
+def question_url(*, question: Question) -> str:
+    """The question on the page of its phase that holds it."""
+    page = question_page(question=question)
+    return question_href(phase_number=question.phase.number, code=question.code, page=page)

@@ -21,14 +21,14 @@ from quizzes.models import Question
 
 from .context_processors import reviews_due_forget, reviews_due_reviewed
 from .csrf_kept import answer_csrf_kept
-from .paging import again_href, page_number, question_href, reviews_answered_href
+from .paging import again_href, page_number, reviews_answered_href
 from .phase_selectors import (
     active_phase,
     answered_state,
     phase_overview,
     phase_page,
-    question_page,
     question_to_answer,
+    question_url,
 )
 from .review_selectors import review_forecast, review_session, review_summary
 from .selectors import (
@@ -62,12 +62,6 @@ FORM_ERRORS = "form_errors"  # session key: messages for forms shown again after
 
 class HtmxHttpRequest(HttpRequest):
     htmx: HtmxDetails
-
-
-def _question_url(question: Question) -> str:
-    """The question on the page of its phase that holds it."""
-    page = question_page(question=question)
-    return question_href(phase_number=question.phase.number, code=question.code, page=page)
 
 
 def _show_form(request: HtmxHttpRequest, state: QuestionState, binding: str = "") -> None:
@@ -153,7 +147,7 @@ def _login_url(question: Question, *, in_reviews: bool = False) -> str:
     """Log in again, then back where the form was: the question on its phase page, or
     on the reviews page, which offers the kept answer too."""
     back = f"{reverse('progress:reviews')}#{question.code}" if in_reviews else None
-    query = urlencode({"next": back or _question_url(question), "reason": "expired"})
+    query = urlencode({"next": back or question_url(question=question), "reason": "expired"})
     return f"{resolve_url(settings.LOGIN_URL)}?{query}"
 
 
@@ -232,7 +226,7 @@ def _answered_redirect(
         reviews_due_reviewed(request.session)
     if in_reviews:
         return redirect(reviews_answered_href(code=question.code))
-    return redirect(_question_url(question))
+    return redirect(question_url(question=question))
 
 
 def _answered_fragment(
@@ -262,8 +256,12 @@ def _answered_fragment(
         "progress/_answered.html",
         {"state": state, "focus": True, "badge_oob": reviewed, "page": page, "oob": True},
     )
-    if in_reviews:  # as without htmx: a reload or a language switch shows this feedback
+    # As without htmx: a reload or a language switch shows this feedback, not the form
+    # "Answer again" put in the address.
+    if in_reviews:
         replace_url(response, reviews_answered_href(code=question.code))
+    elif "again=" in (request.htmx.current_url or ""):
+        replace_url(response, question_url(question=question))
     return response
 
 

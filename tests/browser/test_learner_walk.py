@@ -1,5 +1,7 @@
 """What a new learner met on a walk round the portal (UX walk 34), in a real browser."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -50,3 +52,26 @@ def test_options_picked_and_not_sent_survive_the_language_switch(page, site):
     expect(page.locator("#q-10-02-B")).not_to_be_checked()
     page.locator("#q-10-02 button[type=submit]").click()
     expect(page.locator("#q-10-02 .options-result .right-pick")).to_have_count(2)
+
+
+def test_answer_again_then_the_language_switch_keeps_the_form_and_its_picks(page, site):
+    """Answer again, a new pick, then Español: the page came back with the earlier
+    answer's feedback, the form and the pick gone. The address now names the form
+    (?again=, as without JavaScript) until the answer is sent."""
+    create_account(page, site, "again-switch")
+    page.goto(site + "/phase/10/#q-10-01")
+    card = page.locator("#q-10-01")
+    page.locator("#q-10-01-A").check()
+    card.get_by_role("button", name="Check answer").click()
+    card.get_by_role("link", name="Answer again").click()
+    page.locator("#q-10-01-B").check()
+
+    page.get_by_role("button", name="Español").click()
+
+    expect(page.locator("html")).to_have_attribute("lang", "es")
+    expect(page.locator("#q-10-01-B")).to_be_checked()
+    card.get_by_role("button", name="Comprobar respuesta").click()
+    expect(card.get_by_role("heading", name=re.compile("Correcto"))).to_be_visible()
+    expect(page).to_have_url(re.compile(r"/phase/10/#q-10-01$"))
+    page.reload()
+    expect(card.get_by_role("heading", name=re.compile("Correcto"))).to_be_visible()
