@@ -2,7 +2,8 @@
 
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
-from django.urls import path
+from django.urls import path, reverse_lazy
+from django.utils.text import format_lazy
 
 from . import views
 from .forms import LoginForm
@@ -21,7 +22,14 @@ urlpatterns = [
         ),
         name="login",
     ),
-    path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    # The login page it lands on says the logout happened (UX walk 34).
+    path(
+        "logout/",
+        auth_views.LogoutView.as_view(
+            next_page=format_lazy("{}?reason=logged_out", reverse_lazy("accounts:login"))
+        ),
+        name="logout",
+    ),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/done/",

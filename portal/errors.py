@@ -87,7 +87,9 @@ ANSWER_VIEWS = frozenset({"progress:answer", "progress:draft"})
 
 def _way_back(request: HttpRequest) -> dict:
     """Where an error page leads: the admin's index from inside the admin (an instructor
-    who mistyped an admin address was sent back to the learners' phases), else home."""
+    who mistyped an admin address was sent back to the learners' phases), the login
+    page for someone logged out (an expired login form offered "Back to phases"), else
+    home."""
     try:
         admin_index = reverse("admin:index")
     except Exception:  # an error page must render even when the URLconf is what failed
@@ -97,6 +99,13 @@ def _way_back(request: HttpRequest) -> dict:
     # An answer's or draft's address: the 405 page says the typed answer is kept.
     match = getattr(request, "resolver_match", None)
     about_answers = match is not None and match.view_name in ANSWER_VIEWS
+    user = getattr(request, "user", None)
+    if user is not None and not user.is_authenticated:
+        return {
+            "back_url": reverse("accounts:login"),
+            "back_label": _("Log in"),
+            "about_answers": about_answers,
+        }
     return {"back_url": "/", "back_label": _("Back to phases"), "about_answers": about_answers}
 
 

@@ -118,9 +118,10 @@ def test_admin_login_is_throttled_too(client):
 def test_logout_is_post_only_and_audited(learner_client, learner):
     assert learner_client.get("/logout/").status_code == 405
 
-    response = learner_client.post("/logout/")
+    response = learner_client.post("/logout/", follow=True)
 
-    assert response.status_code == 302
+    assert response.redirect_chain == [("/login/?reason=logged_out", 302)]
+    assert "You are logged out." in response.content.decode()  # UX walk 34: it said nothing
     assert AuditEvent.objects.filter(kind=AuditKind.LOGOUT, user=learner).count() == 1
     assert learner_client.get("/").status_code == 302
 

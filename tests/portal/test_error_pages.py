@@ -170,3 +170,19 @@ def test_a_405_away_from_answers_promises_no_draft(learner_client, path):
     page = response.content.decode()
     assert "This address takes only what its page sends." in page
     assert "kept as a draft" not in page
+
+
+def test_an_error_page_seen_logged_out_leads_to_the_login(db):
+    """An expired login form (cookies cleared, then Log in) said "Back to phases", a
+    page that only sends someone logged out to the login (UX walk 34)."""
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+
+    refused = browser.post("/login/", {"username": "ana", "password": "x"})
+    missing = browser.get("/no/such/page/")
+
+    assert refused.status_code == 403 and missing.status_code == 404
+    for response in (refused, missing):
+        assert '<a href="/login/">Log in</a>' in response.content.decode()
+        assert "Back to phases" not in response.content.decode()
