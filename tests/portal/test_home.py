@@ -105,3 +105,12 @@ def test_home_continue_opens_the_page_of_the_phase_holding_the_first_unanswered(
     current = _current(_text(learner_client.get("/")))
 
     assert 'href="/phase/1/?page=3#q-01-23">Continue' in current
+
+
+def test_a_phase_line_shows_its_whole_title_on_hover(seeds_imported, learner_client):
+    """A long title ends in "…" on a 1280 px screen; a pointer over it shows it whole
+    (UX walk 34). Screen readers had it in the link's label already."""
+    html = learner_client.get("/").content.decode()
+
+    links = re.findall(r'<a href="/phase/(\d+)/" title="([^"]+)" aria-label="[^"]*\2', html)
+    assert {number for number, _title in links} == {"10", "19"}
