@@ -31,14 +31,33 @@ class AttemptCohortFilter(TaughtCohortFilter):
     cohort_path = "learner__cohorts"
 
 
+class GradedFilter(admin.BooleanFieldListFilter):
+    """`correct` is the grader's verdict, which an override or a regrade may have turned:
+    the filter says so rather than "correct"."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.title = _("grader's verdict")
+
+
 @admin.register(Attempt)
 class AttemptAdmin(
     ChangelistInputMixin, CohortScopedAdminMixin, ReadOnlyAdminMixin, admin.ModelAdmin
 ):
     """Attempts are evidence: nobody edits or deletes them, superusers included."""
 
-    list_display = ["created_at", "learner", "question", "revision_number", "correct", "score"]
-    list_filter = ["correct", "language", "question__phase", AttemptCohortFilter]
+    # The verdict that stands now (an override, a confirm or a regrade's) first, then the
+    # grader's: an overridden attempt is not shown as only the grader's. The grader's
+    # score is on the attempt's page (the list, narrower, fits beside its filters).
+    list_display = [
+        "created_at",
+        "learner",
+        "question",
+        "verdict_now",
+        "graded",
+        "revision_number",
+    ]
+    list_filter = [("correct", GradedFilter), "language", "question__phase", AttemptCohortFilter]
     list_select_related = ["learner", "question", "revision"]
     search_fields = ["learner__username", "question__code"]
     date_hierarchy = "created_at"
@@ -51,7 +70,8 @@ class AttemptAdmin(
         "created_at",
         "language",
         "answer_given",
-        "correct",
+        "graded",
+        "verdict_now",
         "score",
         "partial",
         "found",
@@ -77,6 +97,29 @@ class AttemptAdmin(
     @admin.display(description=_("revision"))
     def revision_number(self, attempt):
         return attempt.revision.number
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("regrades")
+
+    @admin.display(description=_("Grader's verdict"), boolean=True, ordering="correct")
+    def graded(self, attempt):
+        return attempt.correct
+
+    @admin.display(description=_("Verdict now"))
+    def verdict_now(self, attempt):
+        verdict = attempt.verdict()
+        if verdict.is_override:
+            note = _("marked by an instructor")
+        elif verdict.is_confirmed:
+            note = _("confirmed by an instructor")
+        elif verdict.is_regrade:
+            note = _("regraded")
+        elif attempt.provisional():
+            note = _("provisional")
+        else:
+            note = ""
+        shown = _("right") if verdict.correct else _("wrong")
+        return format_html("{} ({})", shown, note) if note else shown
 
 
 @admin.register(Regrade)

@@ -72,3 +72,31 @@ def test_a_regrades_page_says_what_its_grading_found_in_spanish(client, instruct
     found = field(html, "Lo que encontró el corrector").split("<br>")
     assert found[0].startswith("encontrada: gradiente grande")
     assert "new_feedback" not in html and "&quot;mentions&quot;" not in html
+
+
+def test_an_overridden_attempt_says_its_verdict_now_on_its_page_and_in_the_list(
+    client, instructor, ana
+):
+    """Instructor walk 35: an answer the instructor marked right showed only the
+    grader's ✗ (labelled "Correct") on its page and in the attempts list, and "Correct:
+    No" filtered it as wrong."""
+    attempt = answer(ana, "q-19-05", text="The rare token's embedding gets updated.")
+    assert not attempt.correct
+    verdict_override(attempt=attempt, correct=True, reason="Fair enough.", by=instructor)
+    unsure = answer(ana, "q-19-02", text="three standart deviations over the moving avg")
+    assert unsure.doubts
+
+    html = page(client, instructor, f"/admin/progress/attempt/{attempt.pk}/change/")
+    assert field(html, "Verdict now") == "right (marked by an instructor)"
+    assert "icon-no.svg" in field(html, "Grader&#x27;s verdict")
+    html = page(client, instructor, f"/admin/progress/attempt/{unsure.pk}/change/")
+    assert field(html, "Verdict now") == "right (provisional)"
+
+    listed = page(client, instructor, "/admin/progress/attempt/")
+    assert "right (marked by an instructor)" in listed
+    assert "right (provisional)" in listed
+    assert "By grader&#x27;s verdict" in listed and "By correct" not in listed
+    Profile.objects.filter(user=instructor).update(language="es")
+    listed = page(client, instructor, "/admin/progress/attempt/")
+    assert "correcta (marcada por un instructor)" in listed
+    assert "Por veredicto del corrector" in listed
