@@ -61,6 +61,12 @@ class CohortResults:
     completion: list[tuple[Phase, float]]
     reliabilities: list = field(default_factory=list)
 
+    @property
+    def answered(self) -> int:
+        """Questions answered, summed over the learners and the phases shown: none, and
+        the page says so instead of charts and an item analysis of nothing."""
+        return sum(row.answered for row in self.rows)
+
 
 def cohort_results(
     *, cohort: Cohort, mode: str = "latest", phase: Phase | None = None, sort: str = "learner"

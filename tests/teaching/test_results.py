@@ -155,11 +155,13 @@ def test_results_mark_the_mention_missed_most_in_its_list(client, instructor, co
 
 
 def test_results_question_nobody_answered_says_so_not_zero_rates(client, instructor, cohort):
+    # One answer in phase 19 (with none, the page says so instead of an item analysis).
+    answer(cohort.learners.get(username="ana"), "q-19-03", keys=["B"])
     client.force_login(instructor)
 
     html = results(client, cohort, "?phase=19")
 
-    # Nobody in the cohort answered phase 19: no "missed 0%" nor "A: 0% (0)".
+    # Nobody in the cohort answered these questions: no "missed 0%" nor "A: 0% (0)".
     row = html[html.index(">q-19-05</a>") :]
     row = row[: row.index("</tr>")]
     assert "No answers yet." in row
@@ -364,6 +366,28 @@ def test_results_of_an_empty_cohort_say_so(client, instructor, seeds_imported):
 
     assert "This cohort has no learners yet" in html
     assert '<svg role="img"' not in html
+
+
+def test_results_of_a_cohort_that_answered_nothing_say_so(client, instructor, seeds_imported):
+    """Instructor walk 35: a new cohort's learners, none of whom had answered, got a
+    histogram of every learner at 0 %, bars at 0 % and an item analysis of "too few to
+    judge" and "No answers yet." on every question: figures of nothing, and no word on
+    why. The learners are listed; the page says no answer is in yet, as Memory does."""
+    new = Cohort.objects.create(name="New")
+    new.instructors.add(instructor)
+    new.learners.add(UserFactory(username="nuevo"))
+    client.force_login(instructor)
+
+    html = results(client, new)
+
+    assert "No learner of this cohort has answered a question shown here yet" in html
+    assert ">nuevo</a>" in html
+    assert '<svg role="img"' not in html and "Item analysis" not in html
+    instructor.profile.language = "es"
+    instructor.profile.save()
+    client.force_login(instructor)  # the language is the profile's from the login on
+    html = results(client, new, "?phase=10")
+    assert "Ningún estudiante de esta cohorte ha respondido aún" in html
 
 
 def test_results_phase_filter_in_spanish(client, instructor, cohort):
