@@ -15,6 +15,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.debug import sensitive_post_parameters
 
+from accounts.enums import Language
 from accounts.forms import CheckedAdminUserCreationForm, CheckedUserChangeForm
 from audit.enums import AuditKind
 from audit.models import AuditEvent
@@ -29,6 +30,20 @@ from .to_check import doubt_words
 
 class AttemptCohortFilter(TaughtCohortFilter):
     cohort_path = "learner__cohorts"
+
+
+class LanguageShownFilter(admin.SimpleListFilter):
+    """The language of the pages an attempt was answered on, by name, not code. Its
+    parameter is the one Django's own filter on the field had, so links keep working."""
+
+    title = _("language shown")
+    parameter_name = "language__exact"
+
+    def lookups(self, request, model_admin):
+        return Language.choices
+
+    def queryset(self, request, queryset):
+        return queryset if self.value() is None else queryset.filter(language=self.value())
 
 
 class GradedFilter(admin.BooleanFieldListFilter):
@@ -57,7 +72,12 @@ class AttemptAdmin(
         "graded",
         "revision_number",
     ]
-    list_filter = [("correct", GradedFilter), "language", "question__phase", AttemptCohortFilter]
+    list_filter = [
+        ("correct", GradedFilter),
+        LanguageShownFilter,
+        "question__phase",
+        AttemptCohortFilter,
+    ]
     list_select_related = ["learner", "question", "revision"]
     search_fields = ["learner__username", "question__code"]
     date_hierarchy = "created_at"
@@ -68,7 +88,7 @@ class AttemptAdmin(
         "question",
         "revision",
         "created_at",
-        "language",
+        "language_shown",
         "answer_given",
         "graded",
         "verdict_now",
@@ -78,6 +98,10 @@ class AttemptAdmin(
         "grader_version",
         "token",
     ]
+
+    @admin.display(description=_("language shown"))
+    def language_shown(self, attempt):
+        return dict(Language.choices).get(attempt.language, attempt.language)
 
     @admin.display(description=_("answer"))
     def answer_given(self, attempt):

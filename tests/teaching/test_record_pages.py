@@ -100,3 +100,20 @@ def test_an_overridden_attempt_says_its_verdict_now_on_its_page_and_in_the_list(
     listed = page(client, instructor, "/admin/progress/attempt/")
     assert "correcta (marcada por un instructor)" in listed
     assert "Por veredicto del corrector" in listed
+
+
+def test_the_language_an_attempt_was_answered_in_is_named_not_coded(client, instructor, ana):
+    """Instructor walk 35: the attempts list's filter offered "en" and "es", and an
+    attempt's page said "Language shown: en"."""
+    attempt = answer(ana, "q-10-02", keys=["A"])
+
+    html = page(client, instructor, f"/admin/progress/attempt/{attempt.pk}/change/")
+    assert field(html, "Language shown") == "English"
+
+    listed = page(client, instructor, "/admin/progress/attempt/?language__exact=es")
+    assert "0 attempts" in listed
+    assert ">English</a>" in listed and ">Spanish</a>" in listed
+    assert 'href="?language__exact=en"' in listed
+    Profile.objects.filter(user=instructor).update(language="es")
+    listed = page(client, instructor, "/admin/progress/attempt/")
+    assert ">Inglés</a>" in listed and ">Español</a>" in listed
