@@ -224,3 +224,32 @@ def test_results_and_memory_filters_fit_a_320_px_window(page, site, cohort, lang
         assert box["x"] + box["width"] <= 320, (view, box)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 320, (view, width)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_drill_down_at_1280_px_clips_no_verdict(page, site, cohort, language):
+    """(Instructor walk 35) On a learner's attempts at 1280 px, with the admin's side
+    menu open, the table was 20 px (English) to 37 px (Spanish) wider than its box: the
+    *Verdict now* column, the one to act in, was cut at the right edge ("(marcada por u"),
+    and opening an override form must not widen it again."""
+    instructor = teacher(cohort, language)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    answer(ana, "q-10-02", keys=["A", "B"])
+    answer(ana, "q-19-02", text="three standart deviations over the moving avg")
+    wrong = answer(ana, "q-10-03", text="Because LayerNorm normalizes the gradients.")
+    verdict_override(
+        attempt=wrong, correct=True, reason="Says the idea in other words", by=instructor
+    )
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+    log_in(page, site, instructor.username)
+    page.goto(f"{site}/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/")
+    page.locator("details.override").first.wait_for()
+
+    problems = page.evaluate(CLIPPED)
+    assert problems == [], "; ".join(problems)
+    page.locator("details.override summary").first.click()
+    page.locator("details.override textarea").first.wait_for()
+    problems = page.evaluate(CLIPPED)
+    assert problems == [], "; ".join(problems)
