@@ -253,3 +253,27 @@ def test_drill_down_at_1280_px_clips_no_verdict(page, site, cohort, language):
     page.locator("details.override textarea").first.wait_for()
     problems = page.evaluate(CLIPPED)
     assert problems == [], "; ".join(problems)
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+def test_attempts_and_regrades_lists_fit_beside_their_filters_at_1280_px(
+    page, site, cohort, language
+):
+    """(Instructor walk 35) Django keeps a list's dates and headers on one line: in
+    Spanish ("7 de diciembre de 2026 a las 11:07") the regrades list was 872 px in a
+    631 px box, its reason and who cut off, and the attempts list hid its verdicts."""
+    instructor = teacher(cohort, language)
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    wrong = answer(ana, "q-10-03", text="Because LayerNorm normalizes the gradients.")
+    verdict_override(
+        attempt=wrong, correct=True, reason="Says the idea in other words", by=instructor
+    )
+    page.set_viewport_size({"width": 1280, "height": 900})
+    log_in(page, site, instructor.username)
+
+    for view in ("attempt", "regrade"):
+        page.goto(f"{site}/admin/progress/{view}/")
+        box = page.locator("#changelist .results")
+        widths = box.evaluate("box => [box.scrollWidth, box.clientWidth]")
+        assert widths[0] <= widths[1] + 1, (view, widths)
