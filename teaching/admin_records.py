@@ -8,6 +8,7 @@ from django.contrib.auth.admin import GroupAdmin, UserAdmin
 from django.contrib.auth.models import Group
 from django.shortcuts import redirect
 from django.template.defaultfilters import linebreaksbr
+from django.urls import reverse
 from django.utils import translation
 from django.utils.decorators import method_decorator
 from django.utils.html import format_html, format_html_join
@@ -24,6 +25,7 @@ from portal.admin import BoundedIdsAdminMixin, ChangelistInputMixin, ReadOnlyAdm
 from progress.models import Attempt, Regrade
 from quizzes.grading import mention_label
 
+from .models import Cohort
 from .scope import CohortScopedAdminMixin, TaughtCohortFilter
 from .to_check import doubt_words
 
@@ -124,6 +126,23 @@ class AttemptAdmin(
 
     def get_queryset(self, request):
         return super().get_queryset(request).prefetch_related("regrades")
+
+    def change_view(self, request, object_id, form_url="", extra_context=None):
+        """The page links to the learner's attempts in each cohort the viewer teaches them
+        in (walk 35): the override and the other attempts are there, not here."""
+        attempt = self.get_object(request, unquote(object_id))  # another's: a 404
+        cohorts = Cohort.objects.taught_by(request.user).filter(learners=attempt.learner_id)
+        pages = [
+            (
+                reverse("admin:teaching_cohort_learner", args=[cohort.pk, attempt.learner_id])
+                + f"#attempt-{attempt.pk}",
+                _("%(learner)s in %(cohort)s")
+                % {"learner": attempt.learner.get_username(), "cohort": cohort.name},
+            )
+            for cohort in ([] if attempt.learner.is_staff else cohorts)
+        ]
+        context = {**(extra_context or {}), "learner_pages": pages}
+        return super().change_view(request, object_id, form_url, context)
 
     @admin.display(description=_("Grader's verdict"), boolean=True, ordering="correct")
     def graded(self, attempt):

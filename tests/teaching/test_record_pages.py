@@ -117,3 +117,21 @@ def test_the_language_an_attempt_was_answered_in_is_named_not_coded(client, inst
     Profile.objects.filter(user=instructor).update(language="es")
     listed = page(client, instructor, "/admin/progress/attempt/")
     assert ">Inglés</a>" in listed and ">Español</a>" in listed
+
+
+def test_an_attempts_page_leads_to_where_its_verdict_is_acted_on(client, instructor, ana):
+    """Instructor walk 35: an attempt found in the attempts list (a provisional verdict,
+    say) had no way on to the learner's attempts, where it is overridden: the page now
+    links there, for each cohort the instructor teaches the learner in, and no other."""
+    attempt = answer(ana, "q-19-02", text="three standart deviations over the moving avg")
+    taught = Cohort.objects.get(name="Taught")
+    Cohort.objects.create(name="Not taught").learners.add(ana)
+
+    html = page(client, instructor, f"/admin/progress/attempt/{attempt.pk}/change/")
+
+    link = (
+        f'href="/admin/teaching/cohort/{taught.pk}/results/learner/{ana.pk}/'
+        f'#attempt-{attempt.pk}">ana in Taught</a>'
+    )
+    assert link in html
+    assert "Not taught" not in html
