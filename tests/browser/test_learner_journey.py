@@ -170,7 +170,7 @@ def test_instructor_admin_pages_work_under_the_csp(page, site, axe_check):
 
     from teaching.models import Cohort
     from tests.factories import PASSWORD as FACTORY_PASSWORD
-    from tests.factories import UserFactory
+    from tests.factories import UserFactory, answer
 
     # A live-server test may run after a flush that emptied what migrations made: make
     # the group again with the migration's own code.
@@ -179,7 +179,9 @@ def test_instructor_admin_pages_work_under_the_csp(page, site, axe_check):
     teacher.groups.add(Group.objects.get(name="Instructors"))
     cohort = Cohort.objects.create(name="Spring")
     cohort.instructors.add(teacher)
-    cohort.learners.add(UserFactory(username="ana"))
+    ana = UserFactory(username="ana")
+    cohort.learners.add(ana)
+    answer(ana, "q-10-01", keys=["B"])  # with no answer the page has no item analysis
 
     page.goto(site + "/admin/login/")
     page.get_by_label("Username").fill("teach")
