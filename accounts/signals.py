@@ -58,7 +58,7 @@ def on_login_failed(sender, credentials, request=None, **kwargs):
     audit_record(
         kind=AuditKind.LOGIN_REFUSED if locked_until else AuditKind.LOGIN_FAILED,
         request=request,
-        user=None,
+        user=None,  # nobody's, even sent through a learner's open session (red team 23)
         subject=subject,
     )
 

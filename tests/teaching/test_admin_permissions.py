@@ -274,3 +274,27 @@ def test_an_instructor_no_longer_teaching_a_cohort_sees_none_of_its_invites(clie
     assert "lee" not in listed
     assert ">Left<" not in listed
     assert page.status_code == 404
+
+
+def test_a_failed_login_sent_from_a_learners_session_is_nobodys_event(client, instructor):
+    """The admin's login form takes posts from a learner already logged in (on a shared
+    classroom computer, the session left open): a failed login there was recorded as
+    that learner's event, and their cohort's instructor read in the learner's audit
+    trail the names typed at the admin's login (another cohort's instructor, the
+    superuser, a password typed in the name box) with the address and time (red team 23).
+    A failed login is nobody's, whoever's session it came through."""
+    mine = Cohort.objects.create(name="Mine")
+    mine.instructors.add(instructor)
+    learner = UserFactory(username="lena")
+    mine.learners.add(learner)
+    client.force_login(learner)
+
+    client.post("/admin/login/", {"username": "teachb", "password": "Mistyped-pass-1"})
+    client.post("/admin/login/", {"username": "teachb", "password": "Mistyped-pass-2"})
+
+    failed = AuditEvent.objects.filter(kind=AuditKind.LOGIN_FAILED)
+    assert failed.count() == 2
+    assert list(failed.values_list("user", flat=True)) == [None, None]
+    client.force_login(instructor)
+    audit = client.get("/admin/audit/auditevent/").content.decode()
+    assert "teachb" not in audit
