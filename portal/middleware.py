@@ -146,6 +146,10 @@ class UnreadableRequestMiddleware:
 
 
 URLENCODED = "application/x-www-form-urlencoded"
+# What a typed reason may take of a logged-out visitor's message cookie, as JSON: Django
+# signs the messages' JSON in base64 (4 bytes for 3) within 2,048 bytes a cookie, and
+# keeps what does not fit in a session, which it makes for the visitor.
+VISITOR_TYPED_JSON = 1_100
 TO_FIELD_VAR = "_to_field"  # the admin's name for it (django.contrib.admin.options)
 MULTIPART = "multipart/form-data"
 
@@ -249,7 +253,13 @@ class LoginRequiredMiddleware(auth_middleware.LoginRequiredMiddleware):
                 # POSTs only (a 405). Back to the page the form was on instead, saying
                 # nothing was kept.
                 message = _("Your session had ended, so that form was not recorded. Send it again.")
-                messages.warning(request, message + typed_back(request.POST.get("reason", "")))
+                # Kept in the visitor's message cookie, never in a session: a message too
+                # large for the cookie made a session row (14 days) for each post of
+                # anyone (red team 23). An earlier one, sent back in the cookie, is read
+                # so it is not kept beside this, and the reason is cut to what fits.
+                list(messages.get_messages(request))
+                typed = typed_back(request.POST.get("reason", ""), json_bytes=VISITOR_TYPED_JSON)
+                messages.warning(request, message + typed)
                 htmx = request.headers.get("HX-Request") == "true"
                 page = request.headers.get("HX-Current-URL" if htmx else "Referer", "")
                 back = _page_on_this_site(request, page, admin_index)

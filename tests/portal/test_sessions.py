@@ -3,6 +3,7 @@
 the session for every worker."""
 
 import os
+import random
 
 import pytest
 from django.conf import settings
@@ -163,3 +164,30 @@ def test_a_session_read_from_the_table_while_a_logout_ends_it_stays_ended():
 
     assert (response.status_code, response["Location"]) == (302, "/login/?next=/")
     assert not Session.objects.filter(session_key=key).exists()
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("first", [0x4E00, 0x1F300])  # CJK; past the BMP (emoji)
+def test_an_admin_form_posted_logged_out_makes_no_session_whatever_its_reason(language, first):
+    """An admin form posted without a login (an override sent after the session ended)
+    is answered with a message holding the reason typed, for the login page to show.
+    Django keeps a visitor's messages in a cookie, and one too large for it (2 kB) in a
+    session: a reason of 500 characters no compression shortens made a session row,
+    kept 14 days, for each post of anyone with no account, a CSRF cookie enough (red
+    team 23: 2.2 kB a row). The reason is cut to what a cookie holds, and a message
+    from an earlier post, sent back in its cookie, is not kept beside it."""
+    draw = random.Random(23)
+    reason = "".join(chr(draw.randint(first, first + 0x3FF)) for _ in range(500))
+    client = Client(headers={"Accept-Language": language})
+    client.get("/login/")  # a CSRF cookie, as any visitor has one (checks are off here)
+    url = "/admin/teaching/cohort/1/to-check/7/override/"
+
+    for _ in range(3):  # each post sends back the messages cookie the last one set
+        response = client.post(url, {"verdict": "right", "seen": "0", "reason": reason})
+        assert response.status_code == 302
+        assert Session.objects.count() == 0
+
+    page = client.get(response["Location"]).content.decode()
+    said = {"en": "What you wrote: “", "es": "Lo que escribiste: «"}[language]
+    assert page.count(said) == 1  # this post's message only
+    assert f"{said}{reason[:50]}" in page
