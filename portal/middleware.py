@@ -9,6 +9,7 @@ styles anywhere: htmx and our CSS come from static files.
 
 import codecs
 import ipaddress
+import json
 import re
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -146,10 +147,6 @@ class UnreadableRequestMiddleware:
 
 
 URLENCODED = "application/x-www-form-urlencoded"
-# What a typed reason may take of a logged-out visitor's message cookie, as JSON: Django
-# signs the messages' JSON in base64 (4 bytes for 3) within 2,048 bytes a cookie, and
-# keeps what does not fit in a session, which it makes for the visitor.
-VISITOR_TYPED_JSON = 1_100
 TO_FIELD_VAR = "_to_field"  # the admin's name for it (django.contrib.admin.options)
 MULTIPART = "multipart/form-data"
 
@@ -253,13 +250,7 @@ class LoginRequiredMiddleware(auth_middleware.LoginRequiredMiddleware):
                 # POSTs only (a 405). Back to the page the form was on instead, saying
                 # nothing was kept.
                 message = _("Your session had ended, so that form was not recorded. Send it again.")
-                # Kept in the visitor's message cookie, never in a session: a message too
-                # large for the cookie made a session row (14 days) for each post of
-                # anyone (red team 23). An earlier one, sent back in the cookie, is read
-                # so it is not kept beside this, and the reason is cut to what fits.
-                list(messages.get_messages(request))
-                typed = typed_back(request.POST.get("reason", ""), json_bytes=VISITOR_TYPED_JSON)
-                messages.warning(request, message + typed)
+                _visitor_message(request, message, request.POST.get("reason", ""))
                 htmx = request.headers.get("HX-Request") == "true"
                 page = request.headers.get("HX-Current-URL" if htmx else "Referer", "")
                 back = _page_on_this_site(request, page, admin_index)
@@ -275,6 +266,33 @@ class LoginRequiredMiddleware(auth_middleware.LoginRequiredMiddleware):
         next_path = _page_on_this_site(request, request.headers.get("HX-Current-URL", "")) or "/"
         query = urlencode({"next": next_path, "reason": "expired"})
         return HttpResponseClientRedirect(f"{resolve_url(self.get_login_url(view_func))}?{query}")
+
+
+# A logged-out visitor's messages as JSON, and what a typed reason may take of it: Django
+# signs the messages' JSON in base64 (4 bytes for 3) within a cookie of 2,048 bytes, and
+# keeps what does not fit in a session, which it makes for the visitor.
+VISITOR_MESSAGES_JSON = 1_400
+VISITOR_TYPED_JSON = 1_100
+MESSAGE_JSON_FRAME = 40  # ["__json_message",0,30,"…"] and a comma, around each text
+
+
+def _visitor_message(request, message: str, typed: str) -> None:
+    """Add `message` and what was `typed` (cut to fit) to a logged-out visitor's
+    messages, keeping of those already there (other forms sent logged out, their cookie
+    sent back) the latest that fit beside it: a message too large for the cookie made
+    a session row, kept 14 days, for each post of anyone (red team 23)."""
+    text = message + typed_back(typed, json_bytes=VISITOR_TYPED_JSON)
+    room = VISITOR_MESSAGES_JSON - len(json.dumps(text)) - MESSAGE_JSON_FRAME
+    kept = []
+    for earlier in reversed(list(messages.get_messages(request))):  # read: not kept as is
+        size = len(json.dumps(str(earlier.message))) + len(earlier.extra_tags) + MESSAGE_JSON_FRAME
+        if size > room:
+            break
+        kept.insert(0, earlier)
+        room -= size
+    for earlier in kept:
+        messages.add_message(request, earlier.level, earlier.message, earlier.extra_tags)
+    messages.warning(request, text)
 
 
 def _page_on_this_site(request, url: str, under: str = "/") -> str:

@@ -191,3 +191,18 @@ def test_an_admin_form_posted_logged_out_makes_no_session_whatever_its_reason(la
     said = {"en": "What you wrote: “", "es": "Lo que escribiste: «"}[language]
     assert page.count(said) == 1  # this post's message only
     assert f"{said}{reason[:50]}" in page
+
+
+def test_two_admin_forms_posted_logged_out_both_give_their_reason_back():
+    """Two tabs' overrides sent after the session ended: the login page shows both
+    reasons typed, as long as they fit the visitor's message cookie together."""
+    client = Client()
+    url = "/admin/teaching/cohort/1/to-check/7/override/"
+
+    client.post(url, {"verdict": "right", "seen": "0", "reason": "first tab's reason"})
+    response = client.post(url, {"verdict": "wrong", "seen": "0", "reason": "second tab's"})
+
+    page = client.get(response["Location"]).content.decode()
+    assert "What you wrote: “first tab&#x27;s reason”" in page
+    assert "What you wrote: “second tab&#x27;s”" in page
+    assert Session.objects.count() == 0
