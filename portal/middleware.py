@@ -285,13 +285,14 @@ def _visitor_message(request, message: str, typed: str) -> None:
     room = VISITOR_MESSAGES_JSON - len(json.dumps(text)) - MESSAGE_JSON_FRAME
     kept = []
     for earlier in reversed(list(messages.get_messages(request))):  # read: not kept as is
-        size = len(json.dumps(str(earlier.message))) + len(earlier.extra_tags) + MESSAGE_JSON_FRAME
+        tags = earlier.extra_tags or ""  # None when a message was stored without tags
+        size = len(json.dumps(str(earlier.message))) + len(tags) + MESSAGE_JSON_FRAME
         if size > room:
             break
-        kept.insert(0, earlier)
+        kept.insert(0, (earlier, tags))
         room -= size
-    for earlier in kept:
-        messages.add_message(request, earlier.level, earlier.message, earlier.extra_tags)
+    for earlier, tags in kept:
+        messages.add_message(request, earlier.level, earlier.message, tags)
     messages.warning(request, text)
 
 

@@ -7,9 +7,12 @@ import random
 
 import pytest
 from django.conf import settings
+from django.contrib.messages import WARNING
+from django.contrib.messages.storage.cookie import CookieStorage
 from django.contrib.sessions.models import Session
 from django.core.cache import caches
-from django.test import Client, override_settings
+from django.http import HttpResponse
+from django.test import Client, RequestFactory, override_settings
 
 from portal.sessions import ENDED, SessionStore
 from portal.settings.base import cache_settings
@@ -206,3 +209,21 @@ def test_two_admin_forms_posted_logged_out_both_give_their_reason_back():
     assert "What you wrote: “first tab&#x27;s reason”" in page
     assert "What you wrote: “second tab&#x27;s”" in page
     assert Session.objects.count() == 0
+
+
+def test_a_message_stored_without_tags_is_kept_beside_a_logged_out_forms():
+    """Django reads back a cookie's message stored without tags with `extra_tags` None:
+    kept beside the new message, not a TypeError (a 500) measuring it."""
+    storage = CookieStorage(RequestFactory().get("/"))
+    storage.add(WARNING, "An earlier note.", extra_tags=None)
+    made = HttpResponse()
+    storage.update(made)
+    client = Client()
+    client.cookies["messages"] = made.cookies["messages"].value
+
+    response = client.post("/admin/teaching/cohort/1/to-check/7/override/", {"reason": "r"})
+
+    assert response.status_code == 302
+    page = client.get(response["Location"]).content.decode()
+    assert "An earlier note." in page
+    assert "What you wrote: “r”" in page
