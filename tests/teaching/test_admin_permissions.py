@@ -298,3 +298,25 @@ def test_a_failed_login_sent_from_a_learners_session_is_nobodys_event(client, in
     client.force_login(instructor)
     audit = client.get("/admin/audit/auditevent/").content.decode()
     assert "teachb" not in audit
+
+
+def test_failed_logins_recorded_as_a_learners_before_are_not_shown_to_their_instructor(
+    client, instructor
+):
+    """Failed and refused logins recorded before red team 23 with the learner whose
+    session they came through: nobody's events, shown to superusers only."""
+    mine = Cohort.objects.create(name="Mine")
+    mine.instructors.add(instructor)
+    learner = UserFactory(username="lena")
+    mine.learners.add(learner)
+    for kind in (AuditKind.LOGIN_FAILED, AuditKind.LOGIN_REFUSED):
+        AuditEvent.objects.create(kind=kind, user=learner, subject="typedbyanother")
+    AuditEvent.objects.create(kind=AuditKind.LOGIN, user=learner, subject="lena")
+    client.force_login(instructor)
+
+    audit = client.get("/admin/audit/auditevent/").content.decode()
+    event = AuditEvent.objects.filter(subject="typedbyanother").first()
+
+    assert "typedbyanother" not in audit
+    assert ">lena<" in audit
+    assert client.get(f"/admin/audit/auditevent/{event.pk}/change/").status_code == 404
