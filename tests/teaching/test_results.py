@@ -533,3 +533,16 @@ def test_a_cohorts_pages_before_any_quiz_is_imported_answer(client, instructor, 
     assert response.status_code == 200
     if page.startswith("results/") and not page.endswith(".csv"):
         assert "ana" in response.text
+
+
+def test_csv_export_moments_are_in_the_viewers_time_zone(client, instructor, cohort):
+    """As the Memory CSV's: the attempts' export said UTC beside it (instructor walk 35),
+    the rows read while the response streams, after the zone middleware is done."""
+    client.cookies["tz"] = "America/Mexico_City"
+    client.force_login(instructor)
+
+    response = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/export.csv")
+    rows = list(csv.reader(io.StringIO(b"".join(response.streaming_content).decode())))
+
+    moments = [row[rows[0].index("answered_at")] for row in rows[1:]]
+    assert moments and all(re.search(r"-0[56]:00$", m) for m in moments), moments
