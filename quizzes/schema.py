@@ -246,6 +246,13 @@ def _explain(data: Any, error: ValidationError) -> list[tuple[list, int, str]]:
             shown = shortened(str(extra))
             if template:
                 message = template.format(**variables, extra=shown)
+            elif extra == "correct" and "options" in known:
+                # `correct: B` on the question, as other quiz formats write it, was
+                # answered "did you mean 'reject'?" (author walk 3 of round 3).
+                message = (
+                    "unknown field 'correct': a question's right option is marked in "
+                    "'options', with 'correct: true' under its key"
+                )
             else:
                 hint = difflib.get_close_matches(str(extra), known, n=1)
                 suffix = f"; did you mean '{hint[0]}'?" if hint else ""
