@@ -23,7 +23,7 @@ from .rules import (
     unseen_text_problems,
 )
 from .schema import SCHEMA_PATH, schema_report, type_name
-from .yaml_reader import FileTooLarge, read_bytes, read_document
+from .yaml_reader import FileTooLarge, question_near, read_bytes, read_document
 
 # Bump when the loader's rules change in a way the schema file does not show, so that
 # files imported under the old rules are read again instead of skipped as unchanged.
@@ -132,7 +132,7 @@ def load_file(
         raise VocabularyRefused(Problem(display_path(VOCABULARY_FILE), 1, None, str(exc))) from None
     data, line, refusal = read_document(raw)
     if refusal:
-        problems.append(Problem(shown, line, None, refusal))
+        problems.append(Problem(shown, line, question_near(raw, line), refusal))
         return None
     if data is None:
         problems.append(Problem(shown, 1, None, "the file is empty"))

@@ -229,12 +229,67 @@ def _tab_at(text: str, line: int, column: int) -> bool:
     return here[column : column + 1] == "\t" or "\t" in indent
 
 
+# A text field whose value follows it on its line, in a block or a flow mapping.
+_TEXT_FIELD = re.compile(r"(?:^|[\s{,])(en|es|title|prompt|text|explanation|unit)\s*:[ \t]+")
+# What a plain (unquoted) YAML scalar cannot start with; a Markdown text often does.
+_PLAIN_STARTS = tuple("*`&!%@[{")
+_INDENT_REASONS = (
+    "mapping values are not allowed",
+    "did not find expected",
+    "expected <block end>",
+)
+
+
+def _syntax_hint(text: str, line: int, reason: str) -> str:
+    """What to do about a syntax error at `line` (from 0): PyYAML's words name a token,
+    not the Markdown that made it ("while scanning an alias" for a text starting with
+    `*emphasis*`, "mapping values are not allowed" for "Note: …"), nor an indentation
+    slip (author walk 3 of round 3). "" when neither fits."""
+    lines = text.split("\n", line + 1)
+    here = lines[line] if line < len(lines) else ""
+    for match in _TEXT_FIELD.finditer(here):
+        value = here[match.end() :]
+        if match[1] not in ("en", "es") and value.startswith(("{", "[")):
+            continue  # a mapping of languages, or a list: not a text
+        if "{" in here[: match.start() + 1]:
+            value = re.split(r"[,}]", value, maxsplit=1)[0]  # a flow mapping's value
+        if value.startswith(_PLAIN_STARTS) or ": " in value or " #" in value:
+            return (
+                " (a text starting with * ` [ { & ! % @, or holding ': ' or ' #', goes in "
+                "quotes, en: '…' with a ' inside written twice, or in a block, en: | with "
+                "the text indented on the lines below)"
+            )
+    if any(words in reason for words in _INDENT_REASONS):
+        return " (check the indentation of this line and of the lines above it)"
+    return ""
+
+
+_ID_LINE = re.compile(r"[ \t]*-[ \t]+id[ \t]*:")
+_ID_VALUE = re.compile(r"[ \t]*(['\"]?)([a-z0-9][a-z0-9-]{0,63})\1[ \t]*(?:#.*)?\Z")
+
+
+def question_near(raw: bytes, line: int) -> str | None:
+    """The id of the question whose lines hold `line` (from 1) of a file YAML could not
+    read, found by its `- id:` line above, so the message names the question as every
+    other one does; None before the first question or when no such line is found."""
+    above = raw.decode("utf-8", errors="replace").split("\n", line)[:line]
+    for text in reversed(above):
+        if start := _ID_LINE.match(text):
+            value = _ID_VALUE.match(text.rstrip("\r"), start.end())
+            return value[2] if value else None  # an id the reader would refuse: none
+        if text.startswith("questions:"):
+            return None
+    return None
+
+
 def read_document(raw: bytes) -> tuple[Any, int, str | None]:
     """Decode and parse `raw`: (data, line, None), or (None, line, what is wrong)."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return None, raw[: exc.start].count(b"\n") + 1, "the file is not valid UTF-8 text"
+        byte = raw[exc.start : exc.start + 1].hex().upper()
+        message = f"the file is not valid UTF-8 text (byte 0x{byte}): save it as UTF-8"
+        return None, raw[: exc.start].count(b"\n") + 1, message
     try:
         return parse_yaml(text), 1, None
     except Refused as exc:
@@ -253,6 +308,8 @@ def read_document(raw: bytes) -> tuple[Any, int, str | None]:
             # libyaml's words name no tab ("found character that cannot start any
             # token"), and an editor may show one as spaces (author walk 1 of round 2).
             reason += " (a tab: indent with spaces)"
+        elif mark:
+            reason += _syntax_hint(text, mark.line, reason)
         return None, line, f"not valid YAML: {reason}"
     except yaml.YAMLError as exc:
         return None, 1, f"not valid YAML: {shortened(str(exc), YAML_REASON_CHARS)}"

@@ -35,3 +35,75 @@ def test_an_answer_on_a_choice_question_says_where_the_right_option_is_marked(wr
         "question has no 'answer': mark its right option in 'options' with 'correct: true'"
     )
     assert any(e.endswith(wanted) for e in errors), errors
+
+
+QUOTE_HINT = (
+    " (a text starting with * ` [ { & ! % @, or holding ': ' or ' #', goes in quotes, en: '…' "
+    "with a ' inside written twice, or in a block, en: | with the text indented on the lines "
+    "below)"
+)
+INDENT_HINT = " (check the indentation of this line and of the lines above it)"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "question", "hint"),
+    [
+        # Markdown a plain YAML text cannot start with, or a colon inside it.
+        ("title: {en: Pick B}", "title: {en: *Pick* B}", 8, "q-01-01", QUOTE_HINT),
+        (
+            "    explanation: {en: A and C.}",
+            "    explanation:\n      en: `A` and C.",
+            29,
+            "q-01-02",
+            QUOTE_HINT,
+        ),
+        (
+            "    explanation: {en: A and C.}",
+            "    explanation:\n      en: Note: A and C.",
+            29,
+            "q-01-02",
+            QUOTE_HINT,
+        ),
+        (
+            "    explanation: {en: A and C.}",
+            "    explanation:\n      en: '[A](https://a.org) and C.'\n"
+            "      es: [A](https://a.org) y C.",
+            30,
+            "q-01-02",
+            QUOTE_HINT,
+        ),
+        # A line indented one space too far, or not far enough.
+        ("    kind: multi\n", "     kind: multi\n", 17, "q-01-02", INDENT_HINT),
+        (
+            "      - key: B\n        text: {en: 'No'}",
+            "      - key: B\n       text: {en: 'No'}",
+            24,
+            "q-01-02",
+            INDENT_HINT,
+        ),
+    ],
+    ids=["emphasis", "code", "colon", "link", "indent-more", "indent-less"],
+)
+def test_a_syntax_error_names_its_question_and_what_to_do(
+    write_quiz, old, new, line, question, hint
+):
+    """PyYAML's words name a token ("while scanning an alias", "mapping values are not
+    allowed in this context"), not the Markdown that made it nor the indentation, and the
+    message named no question."""
+    assert old in MINIMAL
+
+    [error] = refuse(write_quiz(MINIMAL.replace(old, new, 1)))
+
+    assert f"phase-01-basics.yaml:{line}: {question}: not valid YAML: " in error, error
+    assert error.endswith(hint), error
+
+
+def test_a_text_in_a_flow_mapping_with_a_comma_after_it_is_no_colon_inside(write_quiz):
+    """In `{en: …, es: …}` the English text ends at the comma: "es: " is not in it."""
+    text = MINIMAL.replace(
+        "      - key: B\n        text: {en: 'No'}", "      - key: B\n       text: {en: No, es: No}"
+    )
+
+    [error] = refuse(write_quiz(text))
+
+    assert error.endswith(INDENT_HINT), error

@@ -36,8 +36,9 @@ def test_import_huge_non_decimal_number_refused_with_its_line(imported, write_qu
 
     errors = refuse(write_quiz(text))
 
+    question = "q-01-03: " if where.startswith(" ") else ""  # the question it is in
     assert errors == [
-        f"{Path(errors[0].split(':')[0])}:{line}: not valid YAML: a number is too large"
+        f"{Path(errors[0].split(':')[0])}:{line}: {question}not valid YAML: a number is too large"
     ]
     assert db_snapshot() == imported
 
@@ -49,22 +50,27 @@ def imported(write_quiz):
 
 
 @pytest.mark.parametrize(
-    ("old", "new", "line"),
+    ("old", "new", "line", "question"),
     [
-        ("title: {en: Pick B}", 'title: {en: "Pick\\0B"}', 8),
-        ("      - [identity, identidad]", '      - ["iden\\x00tity"]', 33),
-        ("id: q-01-02", 'id: "q-01-02\\0"', 16),
-        ("    explanation: {en: A and C.}", '    explanation: {en: "A and C.", "e\\0s": x}', 28),
+        ("title: {en: Pick B}", 'title: {en: "Pick\\0B"}', 8, "q-01-01: "),
+        ("      - [identity, identidad]", '      - ["iden\\x00tity"]', 33, "q-01-03: "),
+        ("id: q-01-02", 'id: "q-01-02\\0"', 16, ""),  # an id it refuses names no question
+        (
+            "    explanation: {en: A and C.}",
+            '    explanation: {en: "A and C.", "e\\0s": x}',
+            28,
+            "q-01-02: ",
+        ),
     ],
     ids=["title", "mention", "id", "key"],
 )
-def test_import_nul_character_refused_with_its_line(imported, write_quiz, old, new, line):
+def test_import_nul_character_refused_with_its_line(imported, write_quiz, old, new, line, question):
     assert MINIMAL.splitlines()[line - 1].endswith(old)
 
     errors = refuse(write_quiz(MINIMAL.replace(old, new, 1)))
 
     assert [e.split(":", 1)[1] for e in errors] == [
-        f"{line}: a text contains a NUL character (\\0), which is not allowed"
+        f"{line}: {question}a text contains a NUL character (\\0), which is not allowed"
     ]
     assert db_snapshot() == imported
 
@@ -90,8 +96,9 @@ def test_import_control_character_refused_with_its_line(
 
     errors = refuse(write_quiz(MINIMAL.replace(old, new, 1)))
 
+    question = {8: "q-01-01", 11: "q-01-01", 33: "q-01-03", 28: "q-01-02"}[line]
     assert [e.split(":", 1)[1] for e in errors] == [
-        f"{line}: a text contains a control character ({shown}), which is not allowed"
+        f"{line}: {question}: a text contains a control character ({shown}), which is not allowed"
     ]
     assert db_snapshot() == imported
 
