@@ -1,7 +1,12 @@
 """What an author's usual slips are answered with (author walk 3 of round 3): each
 message says what to do, not only what the reader met."""
 
+from io import StringIO
+
 import pytest
+from django.core.management import call_command
+
+from quizzes.models import Question
 
 from .cases import MINIMAL, refuse
 
@@ -107,3 +112,34 @@ def test_a_text_in_a_flow_mapping_with_a_comma_after_it_is_no_colon_inside(write
     [error] = refuse(write_quiz(text))
 
     assert error.endswith(INDENT_HINT), error
+
+
+@pytest.mark.parametrize(
+    ("new", "line", "key", "left_out"),
+    [
+        ("    explanation:\n      en: The #1 cause is B.", 16, "en", "#1 cause is B."),
+        ("    explanation: Because B. #B is right", 15, "explanation", "#B is right"),
+    ],
+)
+def test_a_text_cut_by_a_comment_is_refused(write_quiz, new, line, key, left_out):
+    """`en: The #1 cause is B.` is the text "The" in YAML: an explanation lost its end
+    and the import said nothing."""
+    text = MINIMAL.replace("    explanation: {en: Because B.}", new, 1)
+
+    [error] = refuse(write_quiz(text))
+
+    assert error.endswith(
+        f"phase-01-basics.yaml:{line}: q-01-01: the text of '{key}' ends where ' #' starts a "
+        f"YAML comment, so '{left_out}' is left out of it: put the text in quotes to keep it, "
+        "or two spaces before a comment"
+    ), error
+
+
+def test_a_comment_two_spaces_after_a_text_is_the_authors(write_quiz):
+    text = MINIMAL.replace(
+        "    explanation: {en: Because B.}", "    explanation:\n      en: Because B.  # to check", 1
+    )
+
+    call_command("import_quizzes", str(write_quiz(text)), stdout=StringIO(), stderr=StringIO())
+
+    assert Question.objects.get(code="q-01-01").current_revision.explanation_en == "Because B."
