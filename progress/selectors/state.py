@@ -259,6 +259,16 @@ class QuestionState:
         return bool(now and options_moved(self.latest.revision.options, now.options))
 
     @property
+    def key_now_same_right(self) -> bool:
+        """Options were added or removed since the answer, and the same letters are
+        still the right ones: "the right answer is now B" said B had not been (author
+        walk 3 of round 3, an unpicked wrong option removed)."""
+        now = self.key_now
+        if not now or not (now.is_single or now.is_multi) or self.key_now_moved:
+            return False
+        return sorted(now.correct_keys) == sorted(self.graded_revision.correct_keys)
+
+    @property
     def options_feedback(self) -> list[OptionFeedback]:
         """The latest attempt's revision's options, each with whether it was picked."""
         if self.latest is None:

@@ -310,3 +310,36 @@ def test_a_reason_only_partly_quoted_is_still_quoted(
     learner_client.post("/language/", {"language": language, "next": "/"})
 
     assert shown in _text(learner_client.get("/phase/10/"))
+
+
+@pytest.mark.parametrize("language", ["en", "es"])
+@pytest.mark.parametrize("picked", ["B", "C"])
+def test_an_option_removed_says_the_right_answer_is_still_the_same(
+    seeds_imported, learner, learner_client, language, picked
+):
+    """An author walk: a wrong option nobody picked (D) was removed from q-10-01. The
+    card said "The answer key has changed … The right answer is now B." to a learner
+    whose answer B had been right all along, as if B had not been."""
+    answer(learner, "q-10-01", keys=[picked])
+    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    option_d = (
+        "      - key: D\n        text:\n"
+        "          en: bf16 supports subnormals while fp16 does not\n"
+        "          es: bf16 soporta subnormales mientras que fp16 no\n"
+    )
+    assert option_d in path.read_text()
+    path.write_text(path.read_text().replace(option_d, "", 1), "utf-8")
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+    learner_client.post("/language/", {"language": language, "next": "/"})
+
+    card = question_card(_text(learner_client.get("/phase/10/")), "q-10-01")
+
+    if language == "en":
+        assert (
+            "The question's options have changed since this answer was graded, not its right "
+            "answer: still B."
+        ) in card
+        assert "The right answer is now" not in card and "answer key has changed" not in card
+    else:
+        assert "no su respuesta correcta: sigue siendo B." in card
+        assert "La respuesta correcta ahora es" not in card
