@@ -115,6 +115,31 @@ def _listed(what: str, old: list[str], new: list[str]) -> list[str]:
     return lines
 
 
+def _example_changes(old: list[dict], new: list[dict]) -> list[str]:
+    """Which examples were added, removed or edited (the grade or the language they
+    state), each named by its answer: "examples changed" named none (author walk 3 of
+    round 3)."""
+    if old == new:
+        return []
+    before = {e["answer"]: e for e in old}
+    after = {e["answer"]: e for e in new}
+    parts = [
+        (_("examples added: %(list)s"), [a for a in after if a not in before]),
+        (_("examples removed: %(list)s"), [a for a in before if a not in after]),
+        (_("examples edited: %(list)s"), [a for a in after if before.get(a, after[a]) != after[a]]),
+    ]
+    lines = [
+        said % {"list": ", ".join(f"“{_cut(a)}”" for a in answers)}
+        for said, answers in parts
+        if answers
+    ]
+    return lines or [_("examples reordered")]
+
+
+def _cut(text: str, limit: int = 40) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def key_changed(old: dict[str, Any], new: dict[str, Any]) -> bool:
     """Whether an answer could be graded differently: what `regrade` is for."""
     return (
@@ -190,8 +215,7 @@ def content_changes(old: dict[str, Any], new: dict[str, Any], *, wording=True) -
         )
     if ((old.get("numeric") or {}).get("unit")) != ((new.get("numeric") or {}).get("unit")):
         lines.append(_("unit changed"))
-    if (old.get("examples") or []) != (new.get("examples") or []):
-        lines.append(_("examples changed"))
+    lines += _example_changes(old.get("examples") or [], new.get("examples") or [])
     if not wording:
         return lines
 

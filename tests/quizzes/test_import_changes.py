@@ -92,7 +92,35 @@ def options(*keys, correct):
             edited(FREE, reject=[["batch norm"]], prompt={"en": "Say it."}),
             ["rejected mentions added: batch norm", "text: prompt (en)"],
         ),
-        (FREE, edited(FREE, examples=[{"answer": "x", "right": False}]), ["examples changed"]),
+        (FREE, edited(FREE, examples=[{"answer": "x", "right": False}]), ["examples added: “x”"]),
+        # Each example named by its answer: "examples changed" named none (author walk 3
+        # of round 3).
+        (
+            edited(
+                FREE, examples=[{"answer": "x", "right": False}, {"answer": "y", "right": True}]
+            ),
+            edited(
+                FREE,
+                examples=[
+                    {"answer": "z" * 50, "right": True},
+                    {"answer": "x", "right": False, "lang": "es"},
+                ],
+            ),
+            [
+                f"examples added: “{'z' * 39}…”",
+                "examples removed: “y”",
+                "examples edited: “x”",
+            ],
+        ),
+        (
+            edited(
+                FREE, examples=[{"answer": "x", "right": False}, {"answer": "y", "right": True}]
+            ),
+            edited(
+                FREE, examples=[{"answer": "y", "right": True}, {"answer": "x", "right": False}]
+            ),
+            ["examples reordered"],
+        ),
         (
             edited(SINGLE, options=options("A", "B", "C", correct="AB")),
             edited(SINGLE, options=options("C", "B", "A", correct="AB")),
@@ -119,6 +147,8 @@ def options(*keys, correct):
         "reordered",
         "reject",
         "examples",
+        "examples named",
+        "examples order",
         "options order",
         "kind",
     ],
@@ -334,7 +364,7 @@ def test_import_examples_change_the_content_hash(write_quiz):
     revision = Question.objects.get(code="q-01-03").current_revision
     assert revision.number == 2
     assert revision.content_hash != before
-    assert "    rejected mentions added: batch norm / batchnorm\n    examples changed\n" in output
+    assert "    rejected mentions added: batch norm / batchnorm\n    examples added: " in output
 
 
 def test_import_example_the_key_grades_otherwise_is_refused(write_quiz):
