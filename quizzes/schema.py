@@ -21,6 +21,7 @@ from jsonschema.exceptions import ValidationError
 from portal.languages import LANGUAGE_CODES
 
 from .documents import Problem, quoted, shortened
+from .grading.numeric import NumberRefused, number_read, plain
 from .yaml_reader import LineDict, LineList
 
 SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "quiz-format.schema.json"
@@ -214,8 +215,21 @@ _EXPONENT_NUMBER = re.compile(r"([+-]?)(\d+\.?\d*|\.\d+)([eE])([+-]?)(\d+)")
 
 
 def _exponent_hint(value: Any) -> str:
-    """How to write a number YAML read as text for its exponent; "" otherwise."""
+    """How to write a number YAML read as text for its exponent, its decimal comma or its
+    spaces ("0,5", "1 000", as a Spanish author writes them: author walk 3 of round 3);
+    "" for a text that is no number."""
     match = _EXPONENT_NUMBER.fullmatch(value.strip()) if isinstance(value, str) else None
+    if match is None and isinstance(value, str):
+        try:
+            written = plain(number_read(value))
+        except NumberRefused:
+            return ""
+        number = value.strip()
+        return (
+            _QUOTED_NUMBER
+            if written == number
+            else f" (YAML reads {number} as text: write {written})"
+        )
     if match is None:
         return ""
     sign, mantissa, e, exponent_sign, exponent = match.groups()
@@ -224,7 +238,12 @@ def _exponent_hint(value: Any) -> str:
     written = f"{sign}{mantissa}{e}{exponent_sign or '+'}{exponent}"
     number = value.strip()
     # Quoted, a number YAML would read is text too: the quotes are the problem there.
-    return "" if written == number else f" (YAML reads {number} as text: write {written})"
+    return (
+        _QUOTED_NUMBER if written == number else f" (YAML reads {number} as text: write {written})"
+    )
+
+
+_QUOTED_NUMBER = " (a number in quotes is text: write it without them)"
 
 
 def _template(error: ValidationError) -> str | None:

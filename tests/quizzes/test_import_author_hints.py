@@ -143,3 +143,39 @@ def test_a_comment_two_spaces_after_a_text_is_the_authors(write_quiz):
     call_command("import_quizzes", str(write_quiz(text)), stdout=StringIO(), stderr=StringIO())
 
     assert Question.objects.get(code="q-01-01").current_revision.explanation_en == "Because B."
+
+
+@pytest.mark.parametrize(
+    ("new", "hint"),
+    [
+        ("answer: 3,5", " (YAML reads 3,5 as text: write 3.5)"),
+        ("answer: 3 500", " (YAML reads 3 500 as text: write 3500)"),
+        ('answer: "3.5"', " (a number in quotes is text: write it without them)"),
+        ("tolerance: 0,05", " (YAML reads 0,05 as text: write 0.05)"),
+        ("tolerance: 5e-2", " (YAML reads 5e-2 as text: write 5.0e-2)"),
+        ('tolerance: "0.05"', " (a number in quotes is text: write it without them)"),
+    ],
+)
+def test_a_number_yaml_reads_as_text_says_how_to_write_it(write_quiz, new, hint):
+    """A Spanish author writes 3,5: YAML reads it as text, and the message said only
+    "must be a number, not text"; a tolerance got no hint at all, not even 5e-2's."""
+    from .test_numeric_import import NUMERIC
+
+    field = new.split(":")[0]
+    old = {"answer": "answer: 3.5", "tolerance": "tolerance: 0.05"}[field]
+
+    [error] = refuse(write_quiz(MINIMAL + NUMERIC.replace(old, new, 1)))
+
+    assert f"q-01-04: '{field}' must be a number" in error, error
+    assert error.endswith(hint), error
+
+
+@pytest.mark.parametrize("new", ["answer: three", "answer: 3.5 GB", "tolerance: 1,000"])
+def test_a_text_that_is_no_number_gets_no_hint(write_quiz, new):
+    from .test_numeric_import import NUMERIC
+
+    old = "answer: 3.5" if new.startswith("answer") else "tolerance: 0.05"
+
+    [error] = refuse(write_quiz(MINIMAL + NUMERIC.replace(old, new, 1)))
+
+    assert error.endswith(("not text", "not '1,000'")), error
