@@ -205,6 +205,10 @@ def _variables(data: Any, error: ValidationError, path: list) -> dict[str, Any]:
         else 0,
         "mentions": len(expected) if isinstance(expected, list) else 0,
         "quote_hint": " (put it in quotes)" if isinstance(value, bool | int | float) else "",
+        # An empty Spanish text is one not written yet: leaving it out is how to say so.
+        "fallback_hint": _FALLBACK_HINT
+        if path[-1:] == ["es"] and (value is None or isinstance(value, str))
+        else "",
         "exponent_hint": _exponent_hint(value),
     }
 
@@ -243,6 +247,7 @@ def _exponent_hint(value: Any) -> str:
     )
 
 
+_FALLBACK_HINT = ": leave 'es' out until it is translated, and the English text is shown"
 _QUOTED_NUMBER = " (a number in quotes is text: write it without them)"
 
 

@@ -179,3 +179,22 @@ def test_a_text_that_is_no_number_gets_no_hint(write_quiz, new):
     [error] = refuse(write_quiz(MINIMAL + NUMERIC.replace(old, new, 1)))
 
     assert error.endswith(("not text", "not '1,000'")), error
+
+
+FALLBACK = ": leave 'es' out until it is translated, and the English text is shown"
+
+
+@pytest.mark.parametrize(
+    ("new", "message"),
+    [
+        ("title: {en: Pick B, es: ''}", "'title.es' is empty" + FALLBACK),
+        ("title: {en: Pick B, es: }", "'title.es' must be text, not nothing" + FALLBACK),
+        ("title: {en: '', es: Elige B}", "'title.en' is empty"),
+    ],
+)
+def test_an_empty_spanish_text_says_leaving_it_out_shows_the_english(write_quiz, new, message):
+    """An author keeps `es:` as a placeholder for a translation to come: the import said
+    only that it is empty, not that leaving it out gives the English text."""
+    [error] = refuse(write_quiz(MINIMAL.replace("title: {en: Pick B}", new, 1)))
+
+    assert error.endswith(f"phase-01-basics.yaml:8: q-01-01: {message}"), error
