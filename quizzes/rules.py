@@ -36,11 +36,15 @@ MAX_KEY_WORDS = 200
 def file_name_problems(data: LineDict, file_name: str, shown: str) -> list[Problem]:
     """The file name is phase-NN-slug.yaml and agrees with `phase` and `slug` inside."""
     name = FILE_NAME.match(file_name)
+    number, slug = data.get("phase"), data.get("slug")
     if not name:
         message = "the file name must look like phase-NN-slug.yaml (NN two digits or more)"
+        # The name its own fields give (author walk 3 of round 3).
+        usable = isinstance(slug, str) and len(slug) <= 100 and SLUG.match(slug)
+        if usable and type(number) is int and 0 <= number <= MAX_PHASE:
+            message += f": phase-{number:02d}-{slug}.yaml, as its phase and slug say"
         return [Problem(shown, 1, None, message)]
     problems = []
-    number, slug = data.get("phase"), data.get("slug")
     if type(number) is int and 0 <= number <= MAX_PHASE and int(name["number"]) != number:
         message = f"phase {number} disagrees with the file name ({name['number']})"
         problems.append(Problem(shown, data.line_of("phase"), None, message))

@@ -198,3 +198,26 @@ def test_an_empty_spanish_text_says_leaving_it_out_shows_the_english(write_quiz,
     [error] = refuse(write_quiz(MINIMAL.replace("title: {en: Pick B}", new, 1)))
 
     assert error.endswith(f"phase-01-basics.yaml:8: q-01-01: {message}"), error
+
+
+@pytest.mark.parametrize(
+    "name", ["phase-1-basics.yaml", "Phase-01-basics.yaml", "phase-01_basics.yaml", "basics.yaml"]
+)
+def test_a_file_name_out_of_shape_is_given_the_name_its_fields_say(write_quiz, name):
+    [error] = refuse(write_quiz(MINIMAL, name=name))
+
+    assert error.endswith(
+        f"{name}:1: the file name must look like phase-NN-slug.yaml (NN two digits or more): "
+        "phase-01-basics.yaml, as its phase and slug say"
+    ), error
+
+
+def test_a_file_name_out_of_shape_with_no_usable_slug_gets_no_name(write_quiz):
+    text = MINIMAL.replace("slug: basics", "slug: Basics", 1)
+
+    errors = refuse(write_quiz(text, name="phase-1-basics.yaml"))
+
+    assert any(
+        e.endswith("the file name must look like phase-NN-slug.yaml (NN two digits or more)")
+        for e in errors
+    ), errors
