@@ -263,10 +263,10 @@ class QuestionState:
         """Options were added or removed since the answer, and the same letters are
         still the right ones: "the right answer is now B" said B had not been (author
         walk 3 of round 3, an unpicked wrong option removed)."""
-        now = self.key_now
-        if not now or not (now.is_single or now.is_multi) or self.key_now_moved:
-            return False
-        return sorted(now.correct_keys) == sorted(self.graded_revision.correct_keys)
+        now, graded = self.key_now, self.graded_revision
+        if not now or now.kind != graded.kind or not now.options or self.key_now_moved:
+            return False  # a kind changed too is a key changed ("single → multi")
+        return sorted(now.correct_keys) == sorted(graded.correct_keys)
 
     @property
     def options_feedback(self) -> list[OptionFeedback]:

@@ -343,3 +343,20 @@ def test_an_option_removed_says_the_right_answer_is_still_the_same(
     else:
         assert "no su respuesta correcta: sigue siendo B." in card
         assert "La respuesta correcta ahora es" not in card
+
+
+def test_a_kind_changed_with_the_same_right_option_still_says_the_key_changed(
+    seeds_imported, learner, learner_client
+):
+    """single → multi, B still the one right option, D removed: the card said the
+    options had changed, not the right answer, when the kind had changed too."""
+    answer(learner, "q-10-01", keys=["B"])
+    path = seeds_imported / "phase-10-init-norm-residuals.yaml"
+    text = path.read_text().replace("    kind: single\n", "    kind: multi\n", 1)
+    path.write_text(text, "utf-8")
+    call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+
+    card = question_card(_text(learner_client.get("/phase/10/")), "q-10-01")
+
+    assert "The answer key has changed since this answer was graded." in card
+    assert "not its right answer" not in card
