@@ -288,21 +288,42 @@ def _syntax_hint(text: str, line: int, reason: str) -> str:
     return ""
 
 
-_ID_LINE = re.compile(r"[ \t]*-[ \t]+id[ \t]*:")
+_ITEM = re.compile(r"([ \t]*)-[ \t]")
+_ID_ITEM = re.compile(r"[ \t]*-[ \t]+id[ \t]*:")
+_TOP_FIELD = re.compile(r"[^\s#-]")
 _ID_VALUE = re.compile(r"[ \t]*(['\"]?)([a-z0-9][a-z0-9-]{0,63})\1[ \t]*(?:#.*)?\Z")
 
 
 def question_near(raw: bytes, line: int) -> str | None:
     """The id of the question whose lines hold `line` (from 1) of a file YAML could not
-    read, found by its `- id:` line above, so the message names the question as every
-    other one does; None before the first question or when no such line is found."""
-    above = raw.decode("utf-8", errors="replace").split("\n", line)[:line]
-    for text in reversed(above):
-        if start := _ID_LINE.match(text):
-            value = _ID_VALUE.match(text.rstrip("\r"), start.end())
-            return value[2] if value else None  # an id the reader would refuse: none
-        if text.startswith("questions:"):
-            return None
+    read, so the message names the question as every other one does: the list item of
+    `questions:` the line is in, and its `id:` wherever it stands in the item. None
+    before the first question, or when the item has no id the reader would take."""
+    lines = raw.decode("utf-8", errors="replace").replace("\r", "").split("\n")
+    here = lines[line - 1] if 0 < line <= len(lines) else ""
+    if (own := _ID_ITEM.match(here)) and (value := _ID_VALUE.match(here, own.end())):
+        return value[2]  # the item's first line, however indented
+    start = next((n for n, text in enumerate(lines) if text.startswith("questions:")), None)
+    if start is None or start >= line - 1:
+        return None
+    # The list ends at the next top-level field.
+    stop = next((n for n in range(start + 1, len(lines)) if _TOP_FIELD.match(lines[n])), len(lines))
+    if line - 1 >= stop:
+        return None
+    items = [(n, m[1]) for n in range(start + 1, stop) if (m := _ITEM.match(lines[n]))]
+    if not items:
+        return None
+    indent = items[0][1]  # the questions' own items, not an option's or a mention's
+    firsts = [n for n, item_indent in items if item_indent == indent]
+    first = max((n for n in firsts if n <= line - 1), default=None)
+    if first is None:
+        return None
+    end = min((n for n in firsts if n > first), default=stop)
+    field = re.compile(rf"(?:{re.escape(indent)}-|{re.escape(indent)}[ \t])[ \t]*id[ \t]*:")
+    for text in lines[first:end]:
+        if (found := field.match(text)) and text[: found.end()].strip(" \t-") == "id:":
+            value = _ID_VALUE.match(text, found.end())
+            return value[2] if value else None
     return None
 
 

@@ -221,3 +221,22 @@ def test_a_file_name_out_of_shape_with_no_usable_slug_gets_no_name(write_quiz):
         e.endswith("the file name must look like phase-NN-slug.yaml (NN two digits or more)")
         for e in errors
     ), errors
+
+
+def test_a_syntax_error_names_its_question_whatever_the_order_of_its_fields(write_quiz):
+    """A question written `- kind: multi` then `id:` was skipped: the error was put on
+    the question above it."""
+    text = MINIMAL.replace(
+        "  - id: q-01-02\n    kind: multi\n", "  - kind: multi\n    id: q-01-02\n"
+    )
+    text = text.replace("text: {en: Yes too}", "text: {en: *Yes* too}", 1)
+
+    [error] = refuse(write_quiz(text))
+
+    assert "phase-01-basics.yaml:26: q-01-02: not valid YAML: " in error, error
+
+
+def test_a_syntax_error_after_the_questions_names_none(write_quiz):
+    [error] = refuse(write_quiz(MINIMAL + "extra: *x\n"))
+
+    assert "phase-01-basics.yaml:35: not valid YAML: " in error, error
