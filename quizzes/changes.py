@@ -213,8 +213,14 @@ def content_changes(old: dict[str, Any], new: dict[str, Any], *, wording=True) -
                 "new_tolerance": new_tolerance,
             }
         )
-    if ((old.get("numeric") or {}).get("unit")) != ((new.get("numeric") or {}).get("unit")):
-        lines.append(_("unit changed"))
+    # Each language's unit as it was and is: "unit changed" said neither (author walk 3
+    # of round 3); a Spanish unit added is "unit (es): — → GB".
+    units = [_texts((content.get("numeric") or {}).get("unit")) for content in (old, new)]
+    for language in LANGUAGE_CODES:
+        was, now = (unit.get(language) or "—" for unit in units)
+        if was != now:
+            said = _("unit (%(language)s): %(old)s → %(new)s")
+            lines.append(said % {"language": language, "old": was, "new": now})
     lines += _example_changes(old.get("examples") or [], new.get("examples") or [])
     if not wording:
         return lines

@@ -300,7 +300,14 @@ def content(**numeric) -> dict:
         (
             content(answer=3.5, tolerance=0.05, unit={"en": "GiB"}),
             False,
-            ["unit changed"],
+            ["unit (en): — → GiB"],
+        ),
+        # Each language's unit as it was and is: "unit changed" said neither (author walk
+        # 3 of round 3).
+        (
+            content(answer=3.5, tolerance=0.05, unit={"en": "GB", "es": "GB"}),
+            False,
+            ["unit (en): — → GB", "unit (es): — → GB"],
         ),
     ],
 )
