@@ -240,3 +240,31 @@ def test_a_syntax_error_after_the_questions_names_none(write_quiz):
     [error] = refuse(write_quiz(MINIMAL + "extra: *x\n"))
 
     assert "phase-01-basics.yaml:35: not valid YAML: " in error, error
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "message"),
+    [
+        (
+            "slug: basics",
+            "slug: yes",
+            3,
+            "'slug' must be lowercase letters, digits and dashes, not true/false "
+            "(put it in quotes)",
+        ),
+        (
+            "id: q-01-02",
+            "id: 2024",
+            16,
+            "'id' must be lowercase letters, digits and hyphens, not a number (put it in quotes)",
+        ),
+    ],
+)
+def test_a_slug_or_id_yaml_reads_as_something_else_says_to_quote_it(
+    write_quiz, old, new, line, message
+):
+    """`slug: yes` is true in YAML: the message said the slug must be lowercase
+    letters, which "yes" is."""
+    errors = refuse(write_quiz(MINIMAL.replace(old, new, 1)))
+
+    assert any(f"phase-01-basics.yaml:{line}:" in e and e.endswith(message) for e in errors), errors
