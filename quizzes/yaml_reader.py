@@ -12,6 +12,8 @@ from typing import Any
 
 import yaml
 
+from portal.languages import LANGUAGE_CODES
+
 from .documents import quoted, shortened
 
 MAX_FILE_BYTES = 1024 * 1024
@@ -135,7 +137,7 @@ class _QuizLoader(_BaseLoader):
 _STR, _MAP, _SEQ, _INT = (f"tag:yaml.org,2002:{name}" for name in ("str", "map", "seq", "int"))
 _MERGE = "tag:yaml.org,2002:merge"
 # The fields whose value is a text, as a plain string or in a mapping of languages.
-_TEXT_KEYS = frozenset({"en", "es", "title", "prompt", "text", "explanation", "unit"})
+_TEXT_KEYS = frozenset({*LANGUAGE_CODES, "title", "prompt", "text", "explanation", "unit"})
 _SCALARS = {
     f"tag:yaml.org,2002:{name}" for name in ("null", "bool", "float", "binary", "timestamp")
 }
@@ -254,7 +256,9 @@ def _tab_at(text: str, line: int, column: int) -> bool:
 
 
 # A text field whose value follows it on its line, in a block or a flow mapping.
-_TEXT_FIELD = re.compile(r"(?:^|[\s{,])(en|es|title|prompt|text|explanation|unit)\s*:[ \t]+")
+_TEXT_FIELD = re.compile(
+    rf"(?:^|[\s{{,])({'|'.join(LANGUAGE_CODES)}|title|prompt|text|explanation|unit)\s*:[ \t]+"
+)
 # What a plain (unquoted) YAML scalar cannot start with; a Markdown text often does.
 _PLAIN_STARTS = tuple("*`&!%@[{")
 _INDENT_REASONS = (
@@ -273,7 +277,7 @@ def _syntax_hint(text: str, line: int, reason: str) -> str:
     here = lines[line] if line < len(lines) else ""
     for match in _TEXT_FIELD.finditer(here):
         value = here[match.end() :]
-        if match[1] not in ("en", "es") and value.startswith(("{", "[")):
+        if match[1] not in LANGUAGE_CODES and value.startswith(("{", "[")):
             continue  # a mapping of languages, or a list: not a text
         if "{" in here[: match.start() + 1]:
             value = re.split(r"[,}]", value, maxsplit=1)[0]  # a flow mapping's value
