@@ -177,7 +177,10 @@ def _across_files(entries: list[PhaseDoc | SkippedFile], ids, problems: list[Pro
     for code, path, line in ids:
         if code in first_seen:
             first_path, first_line = first_seen[code]
-            message = f"duplicate question id (first in {first_path}:{first_line})"
+            message = (
+                f"duplicate question id (first in {first_path}:{first_line}): a new "
+                "question needs an id of its own; the same question is kept in one file"
+            )
             problems.append(Problem(path, line, code, message))
         else:
             first_seen[code] = (path, line)

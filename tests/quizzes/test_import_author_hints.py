@@ -268,3 +268,17 @@ def test_a_slug_or_id_yaml_reads_as_something_else_says_to_quote_it(
     errors = refuse(write_quiz(MINIMAL.replace(old, new, 1)))
 
     assert any(f"phase-01-basics.yaml:{line}:" in e and e.endswith(message) for e in errors), errors
+
+
+def test_a_duplicate_id_says_what_to_do(write_quiz):
+    """A question copied to start a new one keeps the id it was copied with."""
+    copy = MINIMAL[MINIMAL.index("  - id: q-01-03") :]
+
+    errors = refuse(write_quiz(MINIMAL + copy))
+
+    [error] = [e for e in errors if "duplicate question id" in e]
+    assert ":35: q-01-03: duplicate question id (first in " in error, error
+    assert error.endswith(
+        "phase-01-basics.yaml:29): a new question needs an id of its own; the same question "
+        "is kept in one file"
+    ), error
