@@ -115,5 +115,6 @@ def test_import_id_clash_with_an_unchanged_file_is_located_in_both(seeds_importe
 
     assert err.getvalue().splitlines() == [
         f"{seeds_imported / 'phase-19-training-dynamics.yaml'}:136: q-10-05: duplicate "
-        f"question id (first in {seeds_imported / 'phase-10-init-norm-residuals.yaml'}:152)"
+        f"question id (first in {seeds_imported / 'phase-10-init-norm-residuals.yaml'}:152): "
+        "a new question needs an id of its own; the same question is kept in one file"
     ]
