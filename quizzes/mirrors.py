@@ -35,6 +35,7 @@ LABELS = {
         "correct": "Correct",
         "answer": "Answer",
         "decimal": ".",
+        "percent": "{number}%",
         "mentions": "Free response. Expected mentions",
         "needed": "{needed} of {total} needed",
         "reject": "Wrong if it says",
@@ -57,6 +58,7 @@ LABELS = {
         "correct": "Correcta",
         "answer": "Respuesta",
         "decimal": ",",
+        "percent": "{number} %",  # as the learner's page writes it in Spanish
         "mentions": "Respuesta libre. Menciones esperadas",
         "needed": "basta con {needed} de {total}",
         "reject": "Incorrecta si dice",
@@ -200,7 +202,8 @@ def _number(value, language: str) -> str:
 
 
 def _numeric(question: QuestionDoc, texts: _Texts) -> str:
-    """ "3.5 GB ± 0.05", "14 GB ± 5%": the value, its unit and the tolerance if any."""
+    """ "3.5 GB ± 0.05", "14 GB ± 5%" ("14 GB ± 5 %" in Spanish, as the page writes it):
+    the value, its unit and the tolerance if any."""
     key, language = question.numeric, texts.language
     unit = key.get("unit")
     shown = _number(key["answer"], language)
@@ -208,7 +211,8 @@ def _numeric(question: QuestionDoc, texts: _Texts) -> str:
         shown += " " + texts.inline(unit, "unit")
     tolerance = key.get("tolerance")
     if isinstance(tolerance, str):
-        return f"{shown} ± {_number(tolerance.strip().removesuffix('%').strip(), language)}%"
+        number = _number(tolerance.strip().removesuffix("%").strip(), language)
+        return f"{shown} ± " + LABELS[language]["percent"].format(number=number)
     return f"{shown} ± {_number(tolerance, language)}" if tolerance else shown
 
 

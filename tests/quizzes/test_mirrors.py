@@ -456,3 +456,12 @@ def test_export_mirrors_show_numeric_examples_with_their_language(tmp_path):
     english = (tmp_path / "phase-91-numeric.md").read_text()
     assert "\n\nExamples: ✓ “14 GB”, “13,04” (es); ✗ “1.4e10”, “7”.\n" in english
     assert english.count("Examples:") == 1  # q-91-02 has none
+
+
+def test_a_relative_tolerance_is_written_as_each_language_writes_a_percentage(tmp_path):
+    """The Spanish page says "± 8 %" (the catalog's "%(number)s %%"); its mirror said
+    "± 8%" (author walk 3)."""
+    export("--source", REPO / "tests" / "quizzes" / "numeric", "--out", tmp_path)
+
+    assert "± 8%" in (tmp_path / "phase-91-numeric.md").read_text()
+    assert "± 8 %" in (tmp_path / "phase-91-numeric.es.md").read_text()
