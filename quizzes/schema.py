@@ -301,6 +301,16 @@ def _explain(data: Any, error: ValidationError) -> list[tuple[list, int, str]]:
     return [(path, line, f"'{variables['key']}': {shortened(error.message)}")]
 
 
+def _in_option(data: Any, path: list) -> str:
+    """ "option B: " before a problem inside an option named by a key, which the message
+    alone did not name ("'text' needs an English ('en') text": author walk 3)."""
+    if len(path) < 5 or path[0] != "questions" or path[2] != "options":
+        return ""
+    option = _container(data, path[:4])
+    key = option.get("key") if isinstance(option, dict) else None
+    return f"option {key}: " if isinstance(key, str) and key.isalnum() and len(key) < 4 else ""
+
+
 def _expected_valid(data: Any, path: list) -> bool:
     question = _container(data, path[:-1])
     return "expected" not in question or mentions_are_valid(question["expected"])
@@ -320,6 +330,7 @@ def schema_report(data: Any, shown: str) -> tuple[list[Problem], set[int]]:
     for error in _validator().iter_errors(data):
         for leaf in _leaves(error):
             for path, line, message in _explain(data, leaf):
+                message = _in_option(data, path) + message
                 explained.append((path, line, message, leaf.validator))
     if any(path == ["format"] for path, *_ in explained):
         # The rest of a file in an unknown format is not ours to judge.

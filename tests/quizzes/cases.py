@@ -194,6 +194,14 @@ CASES = {
         "q-01-01",
         "'title' needs an English ('en') text",
     ),
+    # An option's problem names the option: the line alone located it (author walk 3).
+    "option with no English text": (
+        "text: {en: This one}",
+        "text: {es: Esta}",
+        13,
+        "q-01-01",
+        "option B: 'text' needs an English ('en') text",
+    ),
     # A plain-string text YAML reads as something else gets the hint a mapping's does
     # (author walk 1 of round 2: `title: No` was only "must be text or a mapping").
     "plain text read as true/false": (
