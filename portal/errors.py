@@ -91,18 +91,18 @@ def _way_back(request: HttpRequest) -> dict:
     page for someone logged out (an expired login form offered "Back to phases"), else
     home."""
     try:
-        admin_index = reverse("admin:index")
+        admin_index, login = reverse("admin:index"), reverse("accounts:login")
     except Exception:  # an error page must render even when the URLconf is what failed
-        admin_index = None
+        admin_index = login = None
     if admin_index and request.path.startswith(admin_index):
         return {"back_url": admin_index, "back_label": _("Back to the admin")}
     # An answer's or draft's address: the 405 page says the typed answer is kept.
     match = getattr(request, "resolver_match", None)
     about_answers = match is not None and match.view_name in ANSWER_VIEWS
     user = getattr(request, "user", None)
-    if user is not None and not user.is_authenticated:
+    if login and user is not None and not user.is_authenticated:
         return {
-            "back_url": reverse("accounts:login"),
+            "back_url": login,
             "back_label": _("Log in"),
             "about_answers": about_answers,
         }

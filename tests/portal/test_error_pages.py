@@ -186,3 +186,27 @@ def test_an_error_page_seen_logged_out_leads_to_the_login(db):
     for response in (refused, missing):
         assert '<a href="/login/">Log in</a>' in response.content.decode()
         assert "Back to phases" not in response.content.decode()
+
+
+def test_the_500_page_renders_for_someone_logged_out_when_no_address_can_be_reversed(
+    rf, monkeypatch
+):
+    """The error pages reverse their way back inside a guard, so that a 500 caused by the
+    URLconf itself still renders; the login link for someone logged out was reversed
+    outside it, and the 500 page raised in turn."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.urls import NoReverseMatch
+
+    from portal import errors
+
+    def broken(*args, **kwargs):
+        raise NoReverseMatch("the URLconf failed")
+
+    monkeypatch.setattr(errors, "reverse", broken)
+    request = rf.get("/phase/1/")
+    request.user = AnonymousUser()
+
+    response = errors.server_error(request)
+
+    assert response.status_code == 500
+    assert '<a href="/">Back to phases</a>' in response.content.decode()
