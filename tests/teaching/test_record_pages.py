@@ -135,3 +135,21 @@ def test_an_attempts_page_leads_to_where_its_verdict_is_acted_on(client, instruc
     )
     assert link in html
     assert "Not taught" not in html
+
+
+@pytest.mark.parametrize("count", [1, 5])
+def test_the_attempts_list_reads_a_fixed_number_of_queries(
+    client, instructor, ana, django_assert_num_queries, count
+):
+    """Its "verdict now" column reads each attempt's regrades and overrides: prefetched,
+    not one query a row."""
+    for n in range(count):
+        attempt = answer(ana, "q-10-02", keys=["A"])
+        verdict_override(attempt=attempt, correct=n % 2 == 0, reason="Seen.", by=instructor)
+    client.force_login(instructor)
+
+    with django_assert_num_queries(12):  # whatever the number of attempts
+        response = client.get("/admin/progress/attempt/")
+
+    assert response.status_code == 200
+    assert response.content.decode().count("(marked by an instructor)") == count
