@@ -348,8 +348,8 @@ def test_an_option_removed_says_the_right_answer_is_still_the_same(
 def test_a_kind_changed_with_the_same_right_option_still_says_the_key_changed(
     seeds_imported, learner, learner_client
 ):
-    """single → multi, B still the one right option, D removed: the card said the
-    options had changed, not the right answer, when the kind had changed too."""
+    """single → multi, B still the one right option, the options as they were: the card
+    said the options had changed, not the right answer, when only the kind had."""
     answer(learner, "q-10-01", keys=["B"])
     path = seeds_imported / "phase-10-init-norm-residuals.yaml"
     text = path.read_text().replace("    kind: single\n", "    kind: multi\n", 1)
