@@ -60,7 +60,8 @@ class _QuizLoader(_BaseLoader):
 
     def __init__(self, stream):
         super().__init__(stream)
-        self._lines = stream.split("\n") if isinstance(stream, str) else None
+        # As YAML counts lines: \n, \r\n, a lone \r, NEL, LS and PS each end one.
+        self._lines = stream.splitlines() if isinstance(stream, str) else None
 
     def construct_document(self, node):
         self._seen: set[int] = set()
@@ -303,7 +304,7 @@ def question_near(raw: bytes, line: int) -> str | None:
     read, so the message names the question as every other one does: the list item of
     `questions:` the line is in, and its `id:` wherever it stands in the item. None
     before the first question, or when the item has no id the reader would take."""
-    lines = raw.decode("utf-8", errors="replace").replace("\r", "").split("\n")
+    lines = raw.decode("utf-8", errors="replace").splitlines()  # as YAML counts them
     here = lines[line - 1] if 0 < line <= len(lines) else ""
     if (own := _ID_ITEM.match(here)) and (value := _ID_VALUE.match(here, own.end())):
         return value[2]  # the item's first line, however indented

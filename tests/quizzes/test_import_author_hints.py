@@ -282,3 +282,22 @@ def test_a_duplicate_id_says_what_to_do(write_quiz):
         "phase-01-basics.yaml:29): a new question needs an id of its own; the same question "
         "is kept in one file"
     ), error
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r"])
+def test_a_file_with_other_line_endings_is_read_and_its_cut_text_found(write_quiz, newline):
+    """YAML reads a line ending as \\n, \\r\\n or a lone \\r (an old Mac editor's): the
+    check for a text cut by a comment looked its line up among the \\n-split lines, and a
+    file of lone \\r's stopped the import with an IndexError."""
+    kept = MINIMAL.replace("\n", newline)
+    cut = MINIMAL.replace("    explanation: {en: Because B.}", "    explanation: Because B. #B", 1)
+
+    call_command("import_quizzes", str(write_quiz(kept)), stdout=StringIO(), stderr=StringIO())
+    [error] = refuse(write_quiz(cut.replace("\n", newline)))
+
+    assert Question.objects.get(code="q-01-01").current_revision.explanation_en == "Because B."
+    assert error.endswith(
+        "phase-01-basics.yaml:15: q-01-01: the text of 'explanation' ends where ' #' starts "
+        "a YAML comment, so '#B' is left out of it: put the text in quotes to keep it, or two "
+        "spaces before a comment"
+    ), error
