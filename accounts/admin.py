@@ -202,6 +202,10 @@ class PasswordLinkAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.Mode
             return _("Used %(when)s") % {"when": moment_text(link.used_at)}
         if link.expires_at <= timezone.now():
             return _("Expired")
+        # What its link answers (410) says too. Checked only for the links still usable,
+        # a few: a newer link for the same learner ends the older.
+        if not password_link_allowed(maker=link.created_by, learner=link.user):
+            return _("Revoked: its maker can no longer give this learner a new password")
         return _("Not used yet")
 
     def get_fields(self, request, obj=None):

@@ -130,6 +130,10 @@ def test_a_link_ends_when_its_maker_no_longer_teaches_the_learner(client, instru
     assert "can no longer give this account a new password" in response.text
     classes["ana"].refresh_from_db()
     assert classes["ana"].check_password(PASSWORD)
+    root = UserFactory(username="root", is_staff=True, is_superuser=True)
+    client.force_login(root)
+    listing = client.get("/admin/accounts/passwordlink/").text
+    assert "Revoked: its maker can no longer give this learner a new password" in listing
 
 
 def test_a_link_ends_when_its_learner_becomes_staff(instructor, classes):
