@@ -161,12 +161,19 @@ def link_check(*, model: type[OneTimeLink], token: str) -> OneTimeLink:
         return _link_lookup(model, token)
 
 
+def _link_create(model: type[OneTimeLink], valid: timedelta, **fields) -> tuple[OneTimeLink, str]:
+    """A new one-time link of `model`, valid for `valid` from now, and its token: 32
+    random bytes, of which only the hash is stored."""
+    raw, now = secrets.token_urlsafe(32), timezone.now()
+    link = model.objects.create(
+        token_hash=token_hash(raw), created_at=now, expires_at=now + valid, **fields
+    )
+    return link, raw
+
+
 def setup_link_create() -> str:
     """A one-time link for the first instructor, valid for 24 hours."""
-    raw, now = secrets.token_urlsafe(32), timezone.now()
-    SetupLink.objects.create(
-        token_hash=token_hash(raw), created_at=now, expires_at=now + SETUP_LINK_VALID
-    )
+    _link, raw = _link_create(SetupLink, SETUP_LINK_VALID)
     audit_record(kind=AuditKind.SETUP_LINK_CREATED)
     return absolute_url(reverse("accounts:setup", args=[raw]))
 
@@ -174,12 +181,10 @@ def setup_link_create() -> str:
 def invite_create(
     *, created_by=None, note: str = "", cohort=None, role=InviteRole.LEARNER, request=None
 ) -> tuple[Invite, str]:
-    raw, now = secrets.token_urlsafe(32), timezone.now()
     instructor = role == InviteRole.INSTRUCTOR
-    invite = Invite.objects.create(
-        token_hash=token_hash(raw),
-        created_at=now,
-        expires_at=now + (INSTRUCTOR_INVITE_VALID if instructor else INVITE_VALID),
+    invite, raw = _link_create(
+        Invite,
+        INSTRUCTOR_INVITE_VALID if instructor else INVITE_VALID,
         created_by=created_by,
         note=note,
         cohort=cohort,
@@ -200,15 +205,10 @@ def invite_create(
 def password_link_create(*, learner, created_by, request=None) -> tuple[PasswordLink, str]:
     """A one-time link for `learner` to choose a new password, valid for a day; the
     links made for them before it stop working (the newest one handed over counts)."""
-    raw, now = secrets.token_urlsafe(32), timezone.now()
     with transaction.atomic():
-        PasswordLink.objects.usable().filter(user=learner).update(expires_at=now)
-        link = PasswordLink.objects.create(
-            token_hash=token_hash(raw),
-            created_at=now,
-            expires_at=now + PASSWORD_LINK_VALID,
-            user=learner,
-            created_by=created_by,
+        PasswordLink.objects.usable().filter(user=learner).update(expires_at=timezone.now())
+        link, raw = _link_create(
+            PasswordLink, PASSWORD_LINK_VALID, user=learner, created_by=created_by
         )
         audit_record(
             kind=AuditKind.PASSWORD_LINK_CREATED,
