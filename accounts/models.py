@@ -137,8 +137,9 @@ class PasswordLink(OneTimeLink):
         on_delete=models.CASCADE,
         related_name="password_links",
         verbose_name=_("learner"),
-        # Learners only: a staff account's password is set by a superuser on its page.
-        limit_choices_to={"is_staff": False, "is_active": True},
+        # Learners only: a staff account's password, or a superuser's (staff status
+        # unticked or not), is set by a superuser on its page.
+        limit_choices_to={"is_staff": False, "is_superuser": False, "is_active": True},
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,

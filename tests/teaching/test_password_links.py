@@ -233,3 +233,28 @@ def test_a_links_form_is_held_after_twenty_posts(instructor, classes):
     assert held.status_code == 429 and "Too many tries with this link" in held.text
     classes["ana"].refresh_from_db()
     assert classes["ana"].check_password(PASSWORD)
+
+
+def test_no_link_is_made_for_a_superuser_left_without_staff_status(client, instructor, classes):
+    # (red team 24) A superuser account whose "staff status" was unticked, listed among a
+    # cohort's learners, passed as a learner: its instructor could set its password, and
+    # held a superuser's password once it was staff again.
+    root = UserFactory(username="nsroot", is_staff=False, is_superuser=True)
+    classes["taught"].learners.add(root)
+    client.force_login(instructor)
+
+    response = client.post(ADD, {"user": root.pk})
+
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.text
+    assert not PasswordLink.objects.exists()
+
+
+def test_a_link_ends_when_its_learner_becomes_a_superuser(instructor, classes):
+    ana = classes["ana"]
+    _link, url = password_link_create(learner=ana, created_by=instructor)
+    User.objects.filter(pk=ana.pk).update(is_superuser=True)
+
+    response = Client().get(re.sub(r"^https?://[^/]+", "", url))
+
+    assert response.status_code == 410
