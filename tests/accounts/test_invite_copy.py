@@ -66,3 +66,22 @@ def test_a_link_made_in_the_admin_names_the_address_the_admin_was_reached_at(
     assert re.search(
         r'data-copy-text="http://192\.168\.1\.5:8000/(invite|password/new)/', response.text
     )
+
+
+@pytest.mark.parametrize(
+    "add, data",
+    [("/admin/accounts/invite/add/", {"note": "lab"}), ("/admin/accounts/passwordlink/add/", None)],
+)
+def test_no_header_a_client_or_proxy_adds_names_another_host_in_the_link(admin_client, add, data):
+    """(red team 24, held) The link is built from the request's host: X-Forwarded-Host
+    (USE_X_FORWARDED_HOST is off) never names it, and a Host outside ALLOWED_HOSTS is a
+    400 that makes no link, so no one can have an instructor copy a link to their host."""
+    data = data or {"user": UserFactory(username="ana").pk}
+
+    forwarded = admin_client.post(add, data, follow=True, HTTP_X_FORWARDED_HOST="evil.example")
+    refused = admin_client.post(add, data, HTTP_HOST="evil.example")
+
+    assert re.search(r'data-copy-text="http://testserver/(invite|password/new)/', forwarded.text)
+    assert "evil.example" not in forwarded.text
+    assert refused.status_code == 400
+    assert len(re.findall("data-copy-text", forwarded.text)) == 1

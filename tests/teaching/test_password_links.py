@@ -16,6 +16,7 @@ from audit.enums import AuditKind
 from audit.models import AuditEvent
 from teaching.models import Cohort
 from tests.factories import PASSWORD, UserFactory
+from tests.threads import at_once
 
 pytestmark = pytest.mark.django_db
 User = get_user_model()
@@ -258,3 +259,25 @@ def test_a_link_ends_when_its_learner_becomes_a_superuser(instructor, classes):
     response = Client().get(re.sub(r"^https?://[^/]+", "", url))
 
     assert response.status_code == 410
+
+
+@pytest.mark.django_db(transaction=True)
+def test_four_posts_of_one_link_sent_at_once_set_one_password():
+    """(red team 24, held) Four tabs, or four people holding one link, post it at once:
+    one password is set and one session made; the others are told the link is used."""
+    root = UserFactory(username="root", is_staff=True, is_superuser=True)
+    ana = UserFactory(username="ana")
+    _link, url = password_link_create(learner=ana, created_by=root)
+    path = re.sub(r"^https?://[^/]+", "", url)
+
+    def post(n):
+        return lambda: Client().post(
+            path, {"new_password1": f"{NEW_PASSWORD}-{n}", "new_password2": f"{NEW_PASSWORD}-{n}"}
+        )
+
+    statuses = sorted(r.status_code for r in at_once(*(post(n) for n in range(4))))
+
+    ana.refresh_from_db()
+    assert statuses == [302, 410, 410, 410]
+    assert sum(ana.check_password(f"{NEW_PASSWORD}-{n}") for n in range(4)) == 1
+    assert AuditEvent.objects.filter(kind=AuditKind.PASSWORD_LINK_USED).count() == 1
