@@ -224,11 +224,13 @@ class PasswordLinkAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.Mode
         return queryset.filter(user__in=learners_taught(request.user))
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        # The learners they may give a new password: those of the cohorts they teach.
-        if db_field.name == "user" and not request.user.is_superuser:
-            kwargs["queryset"] = get_user_model().objects.filter(
-                pk__in=learners_taught(request.user)
-            )
+        # The learners they may give a new password: those of the cohorts they teach,
+        # none who teaches a cohort (password_link_allowed).
+        if db_field.name == "user":
+            learners = get_user_model().objects.filter(cohorts_taught__isnull=True)
+            if not request.user.is_superuser:
+                learners = learners.filter(pk__in=learners_taught(request.user))
+            kwargs["queryset"] = learners
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
     def has_change_permission(self, request, obj=None):

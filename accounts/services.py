@@ -139,14 +139,17 @@ def inviter_may_still_invite(invite: Invite) -> bool:
 
 def password_link_allowed(*, maker, learner) -> bool:
     """Whether `maker` may give `learner` a new password: `learner` an active account
-    that is no staff and no superuser (theirs is set by a superuser, on its page; a
-    superuser without staff status is no learner either, red team 24), and
+    that is no staff, no superuser and teaches no cohort (theirs is set by a superuser,
+    on its page; a superuser or an instructor without staff status is no learner
+    either, red team 24), and
     `maker` an active superuser or an instructor who may make such links and teaches a
     cohort `learner` is in. Checked when a link is made and again when it is used: the
     link ends with that right, and with a maker deleted since."""
     if maker is None or not maker.is_active or not learner.is_active:
         return False
-    if learner.is_staff or learner.is_superuser:
+    if learner.is_staff or learner.is_superuser or learner.cohorts_taught.exists():
+        # An instructor whose staff status was unticked, still listed as teaching, is no
+        # learner either: ticked again, their account would be the link maker's.
         return False
     if maker.is_superuser:
         return True

@@ -11,7 +11,7 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import PasswordLink, Profile
-from accounts.services import password_link_create
+from accounts.services import password_link_allowed, password_link_create
 from audit.enums import AuditKind
 from audit.models import AuditEvent
 from teaching.models import Cohort
@@ -281,3 +281,20 @@ def test_four_posts_of_one_link_sent_at_once_set_one_password():
     assert statuses == [302, 410, 410, 410]
     assert sum(ana.check_password(f"{NEW_PASSWORD}-{n}") for n in range(4)) == 1
     assert AuditEvent.objects.filter(kind=AuditKind.PASSWORD_LINK_USED).count() == 1
+
+
+def test_no_link_for_an_instructor_whose_staff_status_was_unticked(client, instructor, classes):
+    """Still listed as teaching cohort C and a learner of A: ticked again, their account
+    would be A's instructor's (red team 24)."""
+    demoted = UserFactory(username="demoted")
+    Cohort.objects.create(name="C").instructors.add(demoted)  # made staff then unticked
+    classes["taught"].learners.add(demoted)
+    client.force_login(instructor)
+
+    offered = client.get(ADD).text
+    posted = client.post(ADD, {"user": demoted.pk})
+
+    assert f'value="{demoted.pk}"' not in offered
+    assert posted.status_code == 200 and "Select a valid choice" in posted.text
+    assert not password_link_allowed(maker=instructor, learner=demoted)
+    assert not PasswordLink.objects.exists()
