@@ -140,11 +140,10 @@ def inviter_may_still_invite(invite: Invite) -> bool:
 def password_link_allowed(*, maker, learner) -> bool:
     """Whether `maker` may give `learner` a new password: `learner` an active account
     that is no staff, no superuser and teaches no cohort (theirs is set by a superuser,
-    on its page; a superuser or an instructor without staff status is no learner
-    either, red team 24), and
-    `maker` an active superuser or an instructor who may make such links and teaches a
-    cohort `learner` is in. Checked when a link is made and again when it is used: the
-    link ends with that right, and with a maker deleted since."""
+    on its page; a superuser or an instructor without staff status is no learner either:
+    red team 24), and `maker` an active superuser or an instructor who may make such
+    links and teaches a cohort `learner` is in. Checked when a link is made and again
+    when it is used: the link ends with that right, and with a maker deleted since."""
     if maker is None or not maker.is_active or not learner.is_active:
         return False
     if learner.is_staff or learner.is_superuser or learner.cohorts_taught.exists():
@@ -232,6 +231,10 @@ def password_link_redeem(*, token: str, password: str, request=None):
     with transaction.atomic():
         link = _link_lookup(PasswordLink, token)
         user = get_user_model().objects.select_for_update().get(pk=link.user_id)
+        # Checked again on the locked row: made staff between the lookup and the lock
+        # (PostgreSQL runs the two apart), the account is no learner's (red team 24).
+        if not password_link_allowed(maker=link.created_by, learner=user):
+            raise LinkUnusable("revoked")
         user.set_password(password)
         user.save(update_fields=["password"])
         link.used_at = timezone.now()

@@ -298,3 +298,32 @@ def test_no_link_for_an_instructor_whose_staff_status_was_unticked(client, instr
     assert posted.status_code == 200 and "Select a valid choice" in posted.text
     assert not password_link_allowed(maker=instructor, learner=demoted)
     assert not PasswordLink.objects.exists()
+
+
+def test_a_link_is_checked_again_on_the_locked_account(instructor, classes, monkeypatch):
+    """On PostgreSQL the lookup and the account's lock run apart: an account made staff
+    between them must not take the new password (red team 24's timing gap)."""
+    from accounts import services
+
+    ana = classes["ana"]
+    _link, url = password_link_create(learner=ana, created_by=instructor)
+    real_lookup = services._link_lookup
+
+    calls = []
+
+    def lookup_then_promote(model, raw):
+        link = real_lookup(model, raw)
+        calls.append(model)
+        if len(calls) == 2:  # the redeem's lookup, after the page's
+            User.objects.filter(pk=ana.pk).update(is_staff=True)  # another request
+        return link
+
+    monkeypatch.setattr(services, "_link_lookup", lookup_then_promote)
+    response = Client().post(
+        re.sub(r"^https?://[^/]+", "", url),
+        {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+
+    assert response.status_code == 410
+    ana.refresh_from_db()
+    assert ana.check_password(PASSWORD)
