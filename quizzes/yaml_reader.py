@@ -245,13 +245,19 @@ class FileTooLarge(Exception):
         super().__init__(size)
 
 
+def _line(text: str, line: int) -> str | None:
+    """Line `line` (from 0) of `text` as YAML counts lines (\n, \r\n, a lone \r, NEL, LS
+    and PS each end one); None past the end."""
+    lines = text.splitlines()
+    return lines[line] if 0 <= line < len(lines) else None
+
+
 def _tab_at(text: str, line: int, column: int) -> bool:
     """Whether the character at (line, column), both from 0, or the white space that
     opens its line, holds a tab."""
-    lines = text.split("\n", line + 1)
-    if line >= len(lines):
+    here = _line(text, line)
+    if here is None:
         return False
-    here = lines[line]
     indent = here[: len(here) - len(here.lstrip())]
     return here[column : column + 1] == "\t" or "\t" in indent
 
@@ -274,8 +280,7 @@ def _syntax_hint(text: str, line: int, reason: str) -> str:
     not the Markdown that made it ("while scanning an alias" for a text starting with
     `*emphasis*`, "mapping values are not allowed" for "Note: …"), nor an indentation
     slip (author walk 3 of round 3). "" when neither fits."""
-    lines = text.split("\n", line + 1)
-    here = lines[line] if line < len(lines) else ""
+    here = _line(text, line) or ""
     for match in _TEXT_FIELD.finditer(here):
         value = here[match.end() :]
         if match[1] not in LANGUAGE_CODES and value.startswith(("{", "[")):

@@ -301,3 +301,23 @@ def test_a_file_with_other_line_endings_is_read_and_its_cut_text_found(write_qui
         "a YAML comment, so '#B' is left out of it: put the text in quotes to keep it, or two "
         "spaces before a comment"
     ), error
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "hint"),
+    [
+        ("title: {en: Pick B}", "title: {en: *Pick* B}", 8, QUOTE_HINT),
+        ("    kind: multi\n", "     kind: multi\n", 17, INDENT_HINT),
+    ],
+    ids=["emphasis", "indent"],
+)
+def test_a_syntax_hint_reads_the_line_yaml_names_in_a_file_of_lone_cr(
+    write_quiz, old, new, line, hint
+):
+    """The hints looked the line up among the \\n-split lines: in a file of lone \\r's
+    they read the whole file as its first line and said nothing useful (review 33)."""
+    text = MINIMAL.replace(old, new, 1).replace("\n", "\r")
+
+    [error] = refuse(write_quiz(text))
+
+    assert f"phase-01-basics.yaml:{line}: " in error and error.endswith(hint), error
