@@ -59,8 +59,28 @@ class InviteForm(forms.ModelForm):
         return cleaned
 
 
+class OneTimeLinkAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin):
+    """What the admins of one-time links share: a link is made (its token shown once,
+    with a copy button) and then only looked at."""
+
+    class Media:
+        # The link's copy button (no inline script: the CSP forbids it).
+        js = ["js/copy.js"]
+
+    @admin.display(description=_("expires at"), ordering="expires_at")
+    def expires(self, link):
+        """With its zone, as "used" says it (UX walk 17)."""
+        return moment_text(link.expires_at)
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else self.get_fields(request, obj)
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
 @admin.register(Invite)
-class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin):
+class InviteAdmin(OneTimeLinkAdmin):
     # One column says whether the invite was used, by whom and when: seven columns left
     # "used at" and "used by" off a 1280 px screen (UX walk). The name of an invite
     # without a note is its creation time; its page shows every field.
@@ -68,15 +88,6 @@ class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
     list_display = ["__str__", "cohort", "role", "created_by", "expires", "state"]
     list_filter = [TaughtCohortFilter]
     list_select_related = ["created_by", "used_by", "cohort"]
-
-    class Media:
-        # The invite link's copy button (no inline script: the CSP forbids it).
-        js = ["js/copy.js"]
-
-    @admin.display(description=_("expires at"), ordering="expires_at")
-    def expires(self, invite):
-        """With its zone, as "used" says it (UX walk 17)."""
-        return moment_text(invite.expires_at)
 
     def get_list_display(self, request):
         # "state" reads its maker's rights once per maker and cohort in this list.
@@ -146,12 +157,6 @@ class InviteAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin
                 initial["cohort"] = taught[0]
         return initial
 
-    def get_readonly_fields(self, request, obj=None):
-        return [] if obj is None else self.get_fields(request, obj)
-
-    def has_change_permission(self, request, obj=None):
-        return False
-
     def save_model(self, request, obj, form, change):
         # The link's token exists only now: show it once, store only its hash.
         invite, url = invite_create(
@@ -181,20 +186,13 @@ class ProfileAdmin(ChangelistInputMixin, admin.ModelAdmin):
 
 
 @admin.register(PasswordLink)
-class PasswordLinkAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.ModelAdmin):
+class PasswordLinkAdmin(OneTimeLinkAdmin):
     """A learner who forgot their password is given a link to choose a new one: made here
     by an instructor of their cohort (or a superuser), shown once, handed over."""
 
     list_display = ["user", "created_by", "expires", "state"]
     list_select_related = ["user", "created_by"]
     search_fields = ["user__username"]
-
-    class Media:
-        js = ["js/copy.js"]  # the link's copy button, as on invites
-
-    @admin.display(description=_("expires at"), ordering="expires_at")
-    def expires(self, link):
-        return moment_text(link.expires_at)
 
     @admin.display(description=_("state"), ordering="used_at")
     def state(self, link):
@@ -213,9 +211,6 @@ class PasswordLinkAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.Mode
             return ["user"]
         return ["user", "created_by", "created_at", "expires_at", "used_at"]
 
-    def get_readonly_fields(self, request, obj=None):
-        return [] if obj is None else self.get_fields(request, obj)
-
     def get_queryset(self, request):
         queryset = super().get_queryset(request)
         if request.user.is_superuser:
@@ -232,9 +227,6 @@ class PasswordLinkAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.Mode
                 learners = learners.filter(pk__in=learners_taught(request.user))
             kwargs["queryset"] = learners
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
-
-    def has_change_permission(self, request, obj=None):
-        return False
 
     def save_model(self, request, obj, form, change):
         learner = form.cleaned_data["user"]
