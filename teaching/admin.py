@@ -43,6 +43,7 @@ from .memory_admin import CohortMemoryAdminMixin
 from .models import Cohort
 from .scope import HiddenObjectAdminMixin, learners_taught
 from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts, learners_counted
+from .selectors.cohort import attempt_page
 from .services import VerdictMoved, verdict_override
 from .to_check import to_check_counted
 from .to_check_admin import CohortToCheckAdminMixin
@@ -211,7 +212,8 @@ class CohortAdmin(
             "cohort": cohort.name,
         }
         attempts = learner_attempts(cohort=cohort, learner_id=learner.pk)
-        page = Paginator(attempts, ATTEMPTS_PER_PAGE).get_page(request.GET.get("page"))
+        number = attempt_page(attempts, request.GET, ATTEMPTS_PER_PAGE)
+        page = Paginator(attempts, ATTEMPTS_PER_PAGE).get_page(number)
         done = request.GET.get("done", "")  # the attempt an override just recorded
         context = {
             **self._context(request, cohort, title),

@@ -135,7 +135,7 @@ class AttemptAdmin(
         pages = [
             (
                 reverse("admin:teaching_cohort_learner", args=[cohort.pk, attempt.learner_id])
-                + f"#attempt-{attempt.pk}",
+                + f"?attempt={attempt.pk}#attempt-{attempt.pk}",
                 _("%(learner)s in %(cohort)s")
                 % {"learner": attempt.learner.get_username(), "cohort": cohort.name},
             )

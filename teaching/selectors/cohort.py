@@ -56,3 +56,16 @@ def learner_attempts(*, cohort: Cohort, learner_id: int) -> QuerySet[Attempt]:
         .prefetch_related("regrades")
         .order_by("-id")
     )
+
+
+def attempt_page(attempts: QuerySet[Attempt], query, per_page: int) -> str | int | None:
+    """The page of `learner_attempts` (newest first, `per_page` a page) to show for a
+    drill-down's `query`: the one it asks for (`?page=`), else the one holding the
+    attempt `?attempt=` names, so a link to an old attempt of a learner with many opens
+    the page it is on (its anchor is there); else the first."""
+    attempt = query.get("attempt", "")
+    if query.get("page") or not (attempt.isascii() and attempt.isdigit() and len(attempt) < 19):
+        return query.get("page")
+    if not attempts.filter(pk=int(attempt)).exists():
+        return None
+    return attempts.filter(pk__gt=int(attempt)).count() // per_page + 1

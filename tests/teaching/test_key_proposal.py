@@ -150,10 +150,8 @@ def test_key_change_page_shows_the_proposal(client, cohort, instructor):
     # Back to where such a page is opened from: the learner's answers, the To check list.
     attempt = target()
     learner = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{attempt.learner_id}/"
-    assert (
-        f'<a href="{learner}#attempt-{attempt.pk}">{attempt.learner.username}' + "'s answers</a>"
-        in html
-    )
+    href = f"{learner}?attempt={attempt.pk}#attempt-{attempt.pk}"
+    assert f'<a href="{href}">{attempt.learner.username}' + "'s answers</a>" in html
     assert (
         f'<a href="/admin/teaching/cohort/{cohort.pk}/to-check/">The answers to check</a>' in html
     )

@@ -69,6 +69,39 @@ def test_a_learner_with_many_attempts_is_shown_a_page_at_a_time(
     assert beyond.status_code == 200  # past the end: the last page
 
 
+def test_a_link_to_one_attempt_opens_the_page_that_holds_it(
+    client, seeds_imported, instructor, monkeypatch
+):
+    """The attempt's admin page, To check and the key change link to an attempt by its
+    anchor: an old one of a learner with many attempts is on a later page of the
+    drill-down, so the link names the attempt and the drill-down opens its page."""
+    import teaching.admin
+
+    monkeypatch.setattr(teaching.admin, "ATTEMPTS_PER_PAGE", 3)
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    ana, bea = UserFactory(username="ana"), UserFactory(username="bea")
+    cohort.learners.add(ana, bea)
+    attempts = [answer(ana, "q-10-03", text=f"try number {n}") for n in range(7)]
+    other = answer(bea, "q-10-03", text="bea's answer")
+    client.force_login(instructor)
+    url = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/"
+
+    oldest = client.get(f"{url}?attempt={attempts[0].pk}").content.decode()
+    middle = client.get(f"{url}?attempt={attempts[3].pk}").content.decode()
+    chosen = client.get(f"{url}?attempt={attempts[0].pk}&page=1").content.decode()
+    foreign = client.get(f"{url}?attempt={other.pk}").content.decode()
+    junk = client.get(f"{url}?attempt=x9")
+    record = client.get(f"/admin/progress/attempt/{attempts[0].pk}/change/").content.decode()
+
+    assert "Page 3 of 3" in oldest and f'id="attempt-{attempts[0].pk}"' in oldest
+    assert "Page 2 of 3" in middle and f'id="attempt-{attempts[3].pk}"' in middle
+    assert "Page 1 of 3" in chosen  # a page asked for wins
+    assert "Page 1 of 3" in foreign and "bea" not in foreign.split("<h1")[1][:200]
+    assert junk.status_code == 200 and "Page 1 of 3" in junk.content.decode()
+    assert f"{url}?attempt={attempts[0].pk}#attempt-{attempts[0].pk}" in record
+
+
 def test_each_attempt_row_is_named_by_its_question(client, seeds_imported, instructor):
     """A row header, so a screen reader at an "Override…" hears which question's attempt
     it is; the column header alone said only "Verdict now"."""

@@ -131,7 +131,7 @@ def test_an_attempts_page_leads_to_where_its_verdict_is_acted_on(client, instruc
 
     link = (
         f'href="/admin/teaching/cohort/{taught.pk}/results/learner/{ana.pk}/'
-        f'#attempt-{attempt.pk}">ana in Taught</a>'
+        f'?attempt={attempt.pk}#attempt-{attempt.pk}">ana in Taught</a>'
     )
     assert link in html
     assert "Not taught" not in html
