@@ -23,6 +23,7 @@ from .services import (
     inviter_may_still_invite,
     password_link_allowed,
     password_link_create,
+    password_link_current,
 )
 
 
@@ -204,6 +205,8 @@ class PasswordLinkAdmin(OneTimeLinkAdmin):
         # a few: a newer link for the same learner ends the older.
         if not password_link_allowed(maker=link.created_by, learner=link.user):
             return _("Revoked: its maker can no longer give this learner a new password")
+        if not password_link_current(link, link.user):  # what its link answers (410)
+            return _("Ended: the password was changed after it was made")
         return _("Not used yet")
 
     def get_fields(self, request, obj=None):

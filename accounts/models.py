@@ -149,6 +149,10 @@ class PasswordLink(OneTimeLink):
         related_name="password_links_made",
         verbose_name=_("created by"),
     )
+    # A keyed hash of the learner's password hash when the link was made: a password
+    # changed since (the learner remembered it) ends the link (services.py). Empty in
+    # links made before it was kept.
+    password_mark = models.CharField(_("password mark"), max_length=64, blank=True, editable=False)
 
     class Meta:
         ordering = ["-created_at"]

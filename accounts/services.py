@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser, Group
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import gettext_lazy
 
 from audit.enums import AuditKind
@@ -39,7 +40,7 @@ class LinkUnusable(AppError):
     """A one-time link's token that is unknown, used, expired or revoked."""
 
     def __init__(self, reason: str):
-        # "unknown", "used", "expired", "account_exists" or "revoked"
+        # "unknown", "used", "expired", "account_exists", "revoked" or "password_changed"
         self.reason = reason
         # Unknown: there is nothing at this address; the others existed once.
         self.status = 404 if reason == "unknown" else 410
@@ -106,7 +107,21 @@ def _link_lookup(model: type[OneTimeLink], raw: str) -> OneTimeLink:
         maker=link.created_by, learner=link.user
     ):
         raise LinkUnusable("revoked")
+    if model is PasswordLink and not password_link_current(link, link.user):
+        raise LinkUnusable("password_changed")
     return link
+
+
+def password_mark(user) -> str:
+    """A keyed hash of `user`'s password hash, kept on a new-password link."""
+    return salted_hmac("accounts.password_link", user.password).hexdigest()
+
+
+def password_link_current(link: PasswordLink, user) -> bool:
+    """Whether `user`'s password is still the one `link` was made to replace: once the
+    learner changed it (remembered it after all) or a superuser set it, the link, still
+    in a chat or a mail, would take the account from whoever holds it (red team 25)."""
+    return not link.password_mark or constant_time_compare(link.password_mark, password_mark(user))
 
 
 def inviter_may_still_invite(invite: Invite) -> bool:
@@ -213,7 +228,11 @@ def password_link_create(*, learner, created_by, request=None) -> tuple[Password
     with transaction.atomic():
         PasswordLink.objects.usable().filter(user=learner).update(expires_at=timezone.now())
         link, raw = _link_create(
-            PasswordLink, PASSWORD_LINK_VALID, user=learner, created_by=created_by
+            PasswordLink,
+            PASSWORD_LINK_VALID,
+            user=learner,
+            created_by=created_by,
+            password_mark=password_mark(learner),
         )
         audit_record(
             kind=AuditKind.PASSWORD_LINK_CREATED,
@@ -235,6 +254,8 @@ def password_link_redeem(*, token: str, password: str, request=None):
         # (PostgreSQL runs the two apart), the account is no learner's (red team 24).
         if not password_link_allowed(maker=link.created_by, learner=user):
             raise LinkUnusable("revoked")
+        if not password_link_current(link, user):  # changed by the learner meanwhile
+            raise LinkUnusable("password_changed")
         user.set_password(password)
         user.save(update_fields=["password"])
         link.used_at = timezone.now()

@@ -327,3 +327,83 @@ def test_a_link_is_checked_again_on_the_locked_account(instructor, classes, monk
     assert response.status_code == 410
     ana.refresh_from_db()
     assert ana.check_password(PASSWORD)
+
+
+@pytest.mark.parametrize("how", ["own_page", "admin", "set_password"])
+def test_a_link_ends_when_the_learners_password_changes_after_it_was_made(
+    client, instructor, classes, how
+):
+    """Made for a learner who then remembered their password and changed it (or had it
+    set on their user page): the link, still in a chat or a mail for a day, took the
+    account from whoever held it and logged the learner out (red team 25)."""
+    ana = classes["ana"]
+    _link, url = password_link_create(learner=ana, created_by=instructor)
+    path = re.sub(r"^https?://[^/]+", "", url)
+    changed = "ana-remembered-Hers-42"
+    if how == "own_page":
+        own = Client()
+        own.force_login(ana)
+        own.post(
+            "/password/",
+            {"old_password": PASSWORD, "new_password1": changed, "new_password2": changed},
+        )
+    elif how == "admin":
+        root = UserFactory(username="root", is_staff=True, is_superuser=True)
+        client.force_login(root)
+        client.post(
+            f"/admin/auth/user/{ana.pk}/password/",
+            {"password1": changed, "password2": changed, "usable_password": "true"},
+        )
+    else:  # manage.py changepassword, a shell
+        ana.set_password(changed)
+        ana.save()
+    ana.refresh_from_db()
+    assert ana.check_password(changed)
+
+    page = Client().get(path)
+    posted = Client().post(path, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+
+    assert page.status_code == posted.status_code == 410
+    assert "password was changed after this link was made" in posted.text
+    ana.refresh_from_db()
+    assert ana.check_password(changed)
+    root = User.objects.filter(is_superuser=True).first() or UserFactory(
+        username="root", is_staff=True, is_superuser=True
+    )
+    client.force_login(root)
+    listing = client.get("/admin/accounts/passwordlink/").text
+    assert "Ended: the password was changed after it was made" in listing
+
+
+def test_a_link_ends_when_the_password_changes_between_the_lookup_and_the_lock(
+    instructor, classes, monkeypatch
+):
+    """The learner's own change sent while the link's form is posted: on the locked
+    account, the link sees the password it was made to replace is gone."""
+    from accounts import services
+
+    ana = classes["ana"]
+    _link, url = password_link_create(learner=ana, created_by=instructor)
+    real_lookup = services._link_lookup
+    calls = []
+
+    def lookup_then_change(model, raw):
+        link = real_lookup(model, raw)
+        calls.append(model)
+        if len(calls) == 2:  # the redeem's lookup, after the page's
+            fresh = User.objects.get(pk=ana.pk)
+            fresh.set_password("ana-remembered-Hers-42")
+            fresh.save()
+        return link
+
+    monkeypatch.setattr(services, "_link_lookup", lookup_then_change)
+    response = Client().post(
+        re.sub(r"^https?://[^/]+", "", url),
+        {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD},
+    )
+
+    assert response.status_code == 410
+    ana.refresh_from_db()
+    # The stand-in for the other request ran in the refused one's transaction, rolled
+    # back with it: the link's password is what must not be there.
+    assert not ana.check_password(NEW_PASSWORD)
