@@ -22,6 +22,7 @@ from .services import (
     invite_create,
     inviter_may_still_invite,
     password_link_allowed,
+    password_link_before_login,
     password_link_create,
     password_link_current,
 )
@@ -207,6 +208,8 @@ class PasswordLinkAdmin(OneTimeLinkAdmin):
             return _("Revoked: its maker can no longer give this learner a new password")
         if not password_link_current(link, link.user):  # what its link answers (410)
             return _("Ended: the password was changed after it was made")
+        if not password_link_before_login(link, link.user):
+            return _("Ended: the learner logged in after it was made")
         return _("Not used yet")
 
     def get_fields(self, request, obj=None):

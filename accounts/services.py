@@ -40,7 +40,8 @@ class LinkUnusable(AppError):
     """A one-time link's token that is unknown, used, expired or revoked."""
 
     def __init__(self, reason: str):
-        # "unknown", "used", "expired", "account_exists", "revoked" or "password_changed"
+        # "unknown", "used", "expired", "account_exists", "revoked", "password_changed"
+        # or "logged_in"
         self.reason = reason
         # Unknown: there is nothing at this address; the others existed once.
         self.status = 404 if reason == "unknown" else 410
@@ -107,9 +108,24 @@ def _link_lookup(model: type[OneTimeLink], raw: str) -> OneTimeLink:
         maker=link.created_by, learner=link.user
     ):
         raise LinkUnusable("revoked")
-    if model is PasswordLink and not password_link_current(link, link.user):
-        raise LinkUnusable("password_changed")
+    if model is PasswordLink:
+        _password_link_current_or_raise(link, link.user)
     return link
+
+
+def _password_link_current_or_raise(link: PasswordLink, user) -> None:
+    if not password_link_current(link, user):
+        raise LinkUnusable("password_changed")
+    if not password_link_before_login(link, user):
+        raise LinkUnusable("logged_in")
+
+
+def password_link_before_login(link: PasswordLink, user) -> bool:
+    """Whether `user` has not logged in since `link` was made: a login with their
+    password says the learner has it after all, and the link, still in a chat or a mail,
+    would take the account from whoever holds it (red team 25; Django's own reset links
+    end so too)."""
+    return user.last_login is None or user.last_login <= link.created_at
 
 
 def password_mark(user) -> str:
@@ -254,8 +270,7 @@ def password_link_redeem(*, token: str, password: str, request=None):
         # (PostgreSQL runs the two apart), the account is no learner's (red team 24).
         if not password_link_allowed(maker=link.created_by, learner=user):
             raise LinkUnusable("revoked")
-        if not password_link_current(link, user):  # changed by the learner meanwhile
-            raise LinkUnusable("password_changed")
+        _password_link_current_or_raise(link, user)  # changed, or logged in, meanwhile
         user.set_password(password)
         user.save(update_fields=["password"])
         link.used_at = timezone.now()

@@ -407,3 +407,25 @@ def test_a_link_ends_when_the_password_changes_between_the_lookup_and_the_lock(
     # The stand-in for the other request ran in the refused one's transaction, rolled
     # back with it: the link's password is what must not be there.
     assert not ana.check_password(NEW_PASSWORD)
+
+
+def test_a_link_ends_when_the_learner_logs_in_after_it_was_made(client, instructor, classes):
+    """The learner remembered their password after all and logged in with it: the link,
+    still in a chat or a mail, must not take the account for the rest of its day (red
+    team 25). Django's own reset links end so too."""
+    ana = classes["ana"]
+    _link, url = password_link_create(learner=ana, created_by=instructor)
+    path = re.sub(r"^https?://[^/]+", "", url)
+    with time_machine.travel(timezone.now() + timedelta(minutes=5)):
+        logged_in = Client().post("/login/", {"username": "ana", "password": PASSWORD})
+        page = Client().get(path)
+        posted = Client().post(path, {"new_password1": NEW_PASSWORD, "new_password2": NEW_PASSWORD})
+        client.force_login(UserFactory(username="root", is_staff=True, is_superuser=True))
+        listing = client.get("/admin/accounts/passwordlink/").text
+
+    assert logged_in.status_code == 302
+    assert page.status_code == posted.status_code == 410
+    assert "has logged in since this link was made" in posted.text
+    ana.refresh_from_db()
+    assert ana.check_password(PASSWORD)
+    assert "Ended: the learner logged in after it was made" in listing
