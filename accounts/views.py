@@ -17,6 +17,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.debug import sensitive_post_parameters
 
 from audit.enums import AuditKind
 from audit.services import audit_record
@@ -115,6 +116,7 @@ def _link_page(request, *, token, model, redeem, template):
 
 @login_not_required
 @never_cache
+@sensitive_post_parameters()  # passwords: as on the login page
 @require_http_methods(["GET", "POST"])
 def setup(request: HttpRequest, token: str) -> HttpResponse:
     return _link_page(
@@ -124,6 +126,7 @@ def setup(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_not_required
 @never_cache
+@sensitive_post_parameters()  # passwords: as on the login page
 @require_http_methods(["GET", "POST"])
 def invite(request: HttpRequest, token: str) -> HttpResponse:
     return _link_page(
@@ -133,6 +136,7 @@ def invite(request: HttpRequest, token: str) -> HttpResponse:
 
 @login_not_required
 @never_cache
+@sensitive_post_parameters()  # passwords: as on the login page
 @require_http_methods(["GET", "POST"])
 def password_link(request: HttpRequest, token: str) -> HttpResponse:
     """A learner who forgot their password chooses a new one, then is logged in."""

@@ -404,3 +404,26 @@ def test_the_invite_link_message_names_the_validity_the_invite_has(
     invite = Invite.objects.get()
     assert said in response.content.decode()
     assert (invite.expires_at - invite.created_at).days == 3
+
+
+@pytest.mark.parametrize("kind", ["setup", "invite"])
+def test_an_error_report_of_a_link_page_shows_no_password_typed_there(client, kind):
+    """The password a link's form takes is hidden from Django's error reports, as on the
+    login and password-change pages (red team 25): a report of a failure there would
+    otherwise print it."""
+    from django.views.debug import SafeExceptionReporterFilter
+
+    if kind == "setup":
+        out = StringIO()
+        call_command("setup_link", stdout=out)
+        url = out.getvalue().splitlines()[-1]
+    else:
+        _invite, url = invite_create()
+
+    form = account_form("grace")
+    form["password2"] = "not the same"  # the page again: the request stays to look at
+    response = client.post(link_path(url), form)
+
+    shown = SafeExceptionReporterFilter().get_post_parameters(response.wsgi_request)
+    assert response.status_code == 200
+    assert NEW_PASSWORD not in str(dict(shown)) and "not the same" not in str(dict(shown))

@@ -429,3 +429,19 @@ def test_a_link_ends_when_the_learner_logs_in_after_it_was_made(client, instruct
     ana.refresh_from_db()
     assert ana.check_password(PASSWORD)
     assert "Ended: the learner logged in after it was made" in listing
+
+
+def test_an_error_report_of_the_link_page_shows_no_password_typed_there(
+    client, instructor, classes
+):
+    """As on the login page: Django's error reports hide the new password (red team 25)."""
+    from django.views.debug import SafeExceptionReporterFilter
+
+    client.force_login(instructor)
+    path = link_made(client, classes["ana"])
+    sent = {"new_password1": NEW_PASSWORD, "new_password2": "not the same"}
+    response = Client().post(path, sent)
+
+    shown = SafeExceptionReporterFilter().get_post_parameters(response.wsgi_request)
+    assert response.status_code == 200
+    assert NEW_PASSWORD not in str(dict(shown)) and "not the same" not in str(dict(shown))
