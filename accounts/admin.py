@@ -21,6 +21,7 @@ from .services import (
     PASSWORD_LINK_VALID,
     invite_create,
     inviter_may_still_invite,
+    links_end,
     password_link_allowed,
     password_link_before_login,
     password_link_create,
@@ -79,6 +80,25 @@ class OneTimeLinkAdmin(ChangelistInputMixin, HiddenObjectAdminMixin, admin.Model
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    # A link handed to the wrong person, or leaked, is ended from the list by whoever
+    # may make one and sees it (red team 25): deleting it is a superuser's only.
+    actions = ["end_links"]
+
+    @admin.action(description=_("End the selected links now"), permissions=["end"])
+    def end_links(self, request, queryset):
+        ended = links_end(links=queryset, by=request.user, request=request)
+        said = ngettext(
+            "%(ended)d link ended: it no longer works.",
+            "%(ended)d links ended: they no longer work.",
+            ended,
+        )
+        if ended < queryset.count():
+            said += " " + _("The others were used or had expired already.")
+        self.message_user(request, said % {"ended": ended})
+
+    def has_end_permission(self, request):
+        return self.has_add_permission(request)
 
 
 @admin.register(Invite)

@@ -238,6 +238,26 @@ def invite_create(
     return invite, absolute_url(reverse("accounts:invite", args=[raw]), request)
 
 
+def links_end(*, links, by, request=None) -> int:
+    """End at once the links of `links` (a queryset of Invite or PasswordLink) still
+    unused and unexpired, as a newer new-password link ends the older: they expire now
+    and their pages answer 410. One audit event each, naming who ended it. How many."""
+    model = links.model
+    with transaction.atomic():
+        usable = model.objects.usable().select_for_update().filter(pk__in=links.values("pk"))
+        ended = list(usable.select_related(None))
+        model.objects.filter(pk__in=[link.pk for link in ended]).update(expires_at=timezone.now())
+        for link in ended:
+            if model is Invite:
+                cohort = link.cohort.name if link.cohort_id else None
+                detail = {"kind": AuditKind.INVITE_ENDED, "invite": link.pk, "cohort": cohort}
+            else:
+                detail = {"kind": AuditKind.PASSWORD_LINK_ENDED, "link": link.pk}
+                detail["subject"] = link.user.get_username()
+            audit_record(request=request, user=by, **detail)
+    return len(ended)
+
+
 def password_link_create(*, learner, created_by, request=None) -> tuple[PasswordLink, str]:
     """A one-time link for `learner` to choose a new password, valid for a day; the
     links made for them before it stop working (the newest one handed over counts)."""

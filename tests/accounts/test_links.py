@@ -9,6 +9,7 @@ import time_machine
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management import CommandError, call_command
+from django.test import Client
 from django.utils import timezone
 
 from accounts.models import Invite, Profile, SetupLink
@@ -427,3 +428,39 @@ def test_an_error_report_of_a_link_page_shows_no_password_typed_there(client, ki
     shown = SafeExceptionReporterFilter().get_post_parameters(response.wsgi_request)
     assert response.status_code == 200
     assert NEW_PASSWORD not in str(dict(shown)) and "not the same" not in str(dict(shown))
+
+
+def test_an_instructor_ends_an_invite_of_their_class_from_the_list(client):
+    """An invite handed to the wrong person, or leaked, is ended by its class's
+    instructor (red team 25: it stayed valid for 7 days unless a superuser deleted it).
+    Another class's invite, or a used one, is left as it is."""
+    teacher = UserFactory(username="teacher", is_staff=True)
+    teacher.groups.add(Group.objects.get(name="Instructors"))
+    taught, other = Cohort.objects.create(name="Taught"), Cohort.objects.create(name="Other")
+    taught.instructors.add(teacher)
+    leaked, leaked_url = invite_create(created_by=teacher, cohort=taught)
+    used, used_url = invite_create(created_by=teacher, cohort=taught)
+    Client().post(link_path(used_url), account_form("lina"))
+    theirs, theirs_url = invite_create(cohort=other)
+    client.force_login(teacher)
+
+    listed = client.get("/admin/accounts/invite/").content.decode()
+    response = client.post(
+        "/admin/accounts/invite/",
+        {"action": "end_links", "_selected_action": [leaked.pk, used.pk, theirs.pk]},
+        follow=True,
+    )
+
+    assert 'value="end_links"' in listed and "End the selected links now" in listed
+    assert "1 link ended: it no longer works." in response.content.decode()
+    assert "The others were used or had expired already." in response.content.decode()
+    gone = Client().get(link_path(leaked_url))
+    assert gone.status_code == 410 and "It has expired." in gone.content.decode()
+    assert Client().get(link_path(theirs_url)).status_code == 200  # not theirs to end
+    assert Invite.objects.get(pk=used.pk).used_by.username == "lina"
+    event = AuditEvent.objects.get(kind=AuditKind.INVITE_ENDED)
+    assert (event.user, event.detail["invite"], event.detail["cohort"]) == (
+        teacher,
+        leaked.pk,
+        "Taught",
+    )

@@ -445,3 +445,25 @@ def test_an_error_report_of_the_link_page_shows_no_password_typed_there(
     shown = SafeExceptionReporterFilter().get_post_parameters(response.wsgi_request)
     assert response.status_code == 200
     assert NEW_PASSWORD not in str(dict(shown)) and "not the same" not in str(dict(shown))
+
+
+def test_an_instructor_ends_a_link_made_for_their_learner(client, instructor, classes):
+    """A link handed to the wrong person is ended from the list at once (red team 25);
+    another cohort's learner's link is not theirs to end."""
+    client.force_login(instructor)
+    path = link_made(client, classes["ana"])
+    boss = UserFactory(username="boss", is_staff=True, is_superuser=True)
+    bobs, bob_url = password_link_create(learner=classes["bob"], created_by=boss)
+    anas = PasswordLink.objects.get(user=classes["ana"])
+
+    response = client.post(
+        "/admin/accounts/passwordlink/",
+        {"action": "end_links", "_selected_action": [anas.pk, bobs.pk]},
+        follow=True,
+    )
+
+    assert "1 link ended: it no longer works." in response.text
+    assert Client().get(path).status_code == 410
+    assert Client().get(re.sub(r"^https?://[^/]+", "", bob_url)).status_code == 200
+    event = AuditEvent.objects.get(kind=AuditKind.PASSWORD_LINK_ENDED)
+    assert (event.user, event.subject, event.detail["link"]) == (instructor, "ana", anas.pk)
