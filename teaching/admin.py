@@ -94,7 +94,7 @@ class CohortAdmin(
         form = super().get_form(request, obj, change=change, **kwargs)
         field = form.base_fields.get("learners")
         if field is not None:
-            offered = Q(is_staff=False)
+            offered = Q(is_staff=False, is_superuser=False)
             if obj is not None:
                 offered |= Q(pk__in=obj.learners.values("pk"))
             field.queryset = field.queryset.filter(offered)

@@ -56,7 +56,7 @@ class Cohort(models.Model):
     def counted_learners(self):
         """The cohort's learners as every figure, list and regrade counts them (see
         `memberships`)."""
-        return self.learners.filter(is_staff=False)
+        return self.learners.filter(is_staff=False, is_superuser=False)
 
 
 def memberships(**where):
@@ -64,8 +64,9 @@ def memberships(**where):
     the portal counts learners: staff accounts among a cohort's learners (an instructor
     trying the quizzes, a learner promoted to teach another cohort) are left out of
     every figure, list and regrade, and of what an instructor may read (red teams 10
-    and 19)."""
-    return Cohort.learners.through.objects.filter(user__is_staff=False, **where)
+    and 19); so are superusers, staff status ticked or not (red team 25)."""
+    learners = {"user__is_staff": False, "user__is_superuser": False}
+    return Cohort.learners.through.objects.filter(**learners, **where)
 
 
 class RegradeCheck(models.Model):

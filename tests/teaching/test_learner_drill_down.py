@@ -137,3 +137,33 @@ def test_a_staff_account_among_the_learners_has_no_drill_down(client, seeds_impo
 
     assert response.status_code == 404
     assert "colleague" not in response.content.decode()
+
+
+def test_a_superuser_without_staff_status_among_the_learners_is_no_learner(
+    client, seeds_imported, instructor
+):
+    """A superuser whose staff status was unticked, listed among a cohort's learners: the
+    cohort's instructor saw her attempts, could override them and read her logins'
+    addresses in the audit log (red team 25). A superuser is no learner, as a staff
+    account is not."""
+    from audit.enums import AuditKind
+    from audit.services import audit_record
+    from teaching.scope import learners_taught, users_in_scope
+
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    boss = UserFactory(username="bossy", is_staff=False, is_superuser=True)
+    cohort.learners.add(boss)
+    answer(boss, "q-10-01", keys=["A"])
+    audit_record(kind=AuditKind.LOGIN, user=boss, subject="bossy")
+    client.force_login(instructor)
+
+    page = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{boss.pk}/")
+    results = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/").content.decode()
+    audit = client.get("/admin/audit/auditevent/").content.decode()
+
+    assert page.status_code == 404
+    assert "bossy" not in results and "bossy" not in audit
+    assert boss.pk not in set(learners_taught(instructor).values_list("user_id", flat=True))
+    assert boss.pk not in {row["pk"] for row in users_in_scope(instructor)}
+    assert list(cohort.counted_learners()) == []
