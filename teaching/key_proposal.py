@@ -308,11 +308,16 @@ def key_change_note(*, attempt: Attempt, url: str) -> str:
     """The message after an instructor marks a free answer right, linking to its key
     change page: "the key missed it" only when words added to the key could make it
     right (a walk: an answer wrong by a negation was said to be missed by the key, and
-    the page linked said no word would help)."""
-    result = _graded(attempt.question.current_revision, attempt.text)
+    the page linked said no word would help). A mention read as negated rules words out
+    only when the mentions left cannot reach the number needed (author walk 4: with 1 of
+    2 needed, a phrase added to the other made the answer right, as the page proposed)."""
+    revision = attempt.question.current_revision
+    result = _graded(revision, attempt.text)
+    negated = sum(m.status == "negated" for m in result.mentions)
+    needed = revision.pass_mentions or len(result.mentions)
     if result.correct:
         lead, link = _("The current key already finds this answer right."), _("See the key")
-    elif result.rejected or any(m.status == "negated" for m in result.mentions):
+    elif result.rejected or (negated and len(result.mentions) - negated < needed):
         lead = _(
             "No words added to the key would make this answer right: the grader reads a "
             "mention in it as negated, or finds a reject entry."

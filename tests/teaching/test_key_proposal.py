@@ -23,7 +23,12 @@ import pytest
 
 from progress.models import Attempt
 from quizzes.grading.text import words
-from teaching.key_proposal import candidate_phrases, key_proposal, leftover_phrase
+from teaching.key_proposal import (
+    candidate_phrases,
+    key_change_note,
+    key_proposal,
+    leftover_phrase,
+)
 from teaching.models import Cohort
 from tests.factories import UserFactory, answer
 
@@ -360,3 +365,28 @@ def test_leftover_words_that_make_the_answer_right_are_not_called_not_found(
     assert [c.phrase for c in proposal.changes] == ["token raro", "token raro"]
     assert all(c.leftover_right and not c.answer_right for c in proposal.changes)
     assert all(c.to_right == 1 for c in proposal.changes)  # this very answer
+
+
+def test_a_negated_mention_does_not_say_no_words_would_help_when_another_can(seeds_imported):
+    """Author walk 4: with a mention read as negated but another missed one enough to make
+    the answer right (q-19-05 needs 2 of 3), marking it right said "No words added to the
+    key would make this answer right", while the key change page it linked proposed
+    phrases that do, each turning this very answer right."""
+    ana = UserFactory(username="ana")
+    text = "the embedding row takes over the norm, the gradient is not large"
+    attempt = answer(ana, "q-19-05", text=text)
+
+    proposal = key_proposal(attempt=attempt, learner_ids=None)
+    note = key_change_note(attempt=attempt, url="/key-change/")
+
+    assert proposal.negated == [2]
+    assert any(c.answer_right for c in proposal.changes)
+    assert "The key missed this answer." in note
+    assert "No words added" not in note
+
+
+def test_a_negated_mention_that_no_other_can_replace_still_says_no_words_help(seeds_imported):
+    ana = UserFactory(username="ana")
+    attempt = answer(ana, "q-10-03", text="it is not the identity")
+
+    assert "No words added" in key_change_note(attempt=attempt, url="/key-change/")
