@@ -10,8 +10,9 @@ question says), those with two words the question itself does not say first ("th
 times the deviation" before "when the loss", for a question about loss spikes), then
 the shortest. Up to PHRASES_PER_MENTION of them that make the answer right once added
 to the missed mention are proposed, each with its dry run, for the instructor to
-choose. When none does (another mention is missing too, or the matcher reads none as
-the mention), all those words, in the order written. A phrase fits the words the key
+choose; when another mention is missing too, so that no one change can, those that make
+the mention found. When none does (the matcher reads none as the mention), all those
+words, in the order written. A phrase fits the words the key
 has left, and a mention of as many alternatives as a key takes gets none (`full`), so
 the line proposed imports. The YAML stays the source of truth: the author trims the
 phrase, edits the file, imports and regrades.
@@ -68,6 +69,8 @@ class MentionChange:
     # (all the question's own words, say): the page must not say "still not found".
     leftover_right: bool = False
     others_missing: bool = False  # other mentions are missing too: no one change does it
+    # The phrase, added, finds its mention in the answer (leftover words may not).
+    mention_found: bool = True
     to_right: int = 0  # stored answers wrong by the key now, right with the change
     to_wrong: int = 0  # and the other way round
 
@@ -218,16 +221,20 @@ def candidate_phrases(*, text: str, covered: list[tuple[int, int]], prompt: str 
     return sorted(found, key=found.__getitem__)
 
 
-def _phrases_for(revision, expected, index: int, text: str, candidates: list[str]) -> list[str]:
+def _phrases_for(
+    revision, expected, index: int, text: str, candidates: list[str], *, found_only: bool
+) -> list[str]:
     """The first PHRASES_PER_MENTION candidates that make `text` right once added to
-    mention `index`, none inside another (a longer run adds nothing to a shorter one)."""
+    mention `index` (with `found_only`, when no one change can, that make the mention
+    found in it), none inside another (a longer run adds nothing to a shorter one)."""
     chosen: list[str] = []
     for phrase in candidates[:MAX_TRIES]:
         if any(phrase in other or other in phrase for other in chosen):
             continue
         changed = [list(m) for m in expected]
         changed[index].append(phrase)
-        if _grade(revision, changed, text):
+        graded = _graded(revision, text, changed)
+        if graded.mentions[index].status == "found" if found_only else graded.correct:
             chosen.append(phrase)
             if len(chosen) == PHRASES_PER_MENTION:
                 break
@@ -263,11 +270,10 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
     expected = [_listed(m) for m in revision.expected]
     needed = revision.pass_mentions or len(expected)
     others_missing = sum(m.status == "found" for m in result.mentions) + 1 < needed
-    candidates = (
-        []
-        if others_missing
-        else candidate_phrases(text=text, covered=covered, prompt=revision.grading_prompt)
-    )
+    # With other mentions missing too, no one change makes the answer right: each missed
+    # mention gets the runs that make it found, one to fill each (author walk 4: the
+    # leftover words, the same for every mention and across clauses, found none).
+    candidates = candidate_phrases(text=text, covered=covered, prompt=revision.grading_prompt)
     room = MAX_KEY_WORDS - sum(
         word_count(str(a)) for m in (*expected, *(revision.reject or ())) for a in _listed(m)
     )
@@ -280,24 +286,30 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
         if not phrase or len(expected[mention.index]) >= MAX_ALTERNATIVES:
             proposal.full.append(mention.index + 1)  # a line here the importer refuses
             continue
-        found = _phrases_for(revision, expected, mention.index, text, candidates)
+        found = _phrases_for(
+            revision, expected, mention.index, text, candidates, found_only=others_missing
+        )
         leftover_right = False
-        if not found and not others_missing:
+        mention_found = bool(found)
+        if not found:
             # The leftover words may still make it right (a walk: "token raro", the
             # question's own words, turned this very answer right in the dry run while
-            # the page said "still not found").
+            # the page said "still not found"), or at least find the mention.
             changed = [list(m) for m in expected]
             changed[mention.index].append(phrase)
-            leftover_right = _grade(revision, changed, text)
+            graded = _graded(revision, text, changed)
+            leftover_right = graded.correct and not others_missing
+            mention_found = graded.mentions[mention.index].status == "found"
         for one in found or [phrase]:
             proposal.changes.append(
                 MentionChange(
                     index=mention.index,
                     alternatives=expected[mention.index],
                     phrase=one,
-                    answer_right=bool(found),
+                    answer_right=bool(found) and not others_missing,
                     others_missing=others_missing,
                     leftover_right=leftover_right,
+                    mention_found=mention_found,
                 )
             )
     _dry_run(proposal, expected=expected, learner_ids=learner_ids)

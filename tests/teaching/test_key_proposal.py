@@ -24,6 +24,7 @@ import pytest
 from progress.models import Attempt
 from quizzes.grading.text import words
 from teaching.key_proposal import (
+    _graded,
     candidate_phrases,
     key_change_note,
     key_proposal,
@@ -390,3 +391,42 @@ def test_a_negated_mention_that_no_other_can_replace_still_says_no_words_help(se
     attempt = answer(ana, "q-10-03", text="it is not the identity")
 
     assert "No words added" in key_change_note(attempt=attempt, url="/key-change/")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The rare token's vector gets a massive update, so that update swamps the total.",
+        "A rarely seen token has a lookup vector; during the step its update is gigantic, "
+        "so it swamps everything.",
+    ],
+)
+def test_with_other_mentions_missing_each_phrase_finds_its_mention(seeds_imported, text):
+    """Author walk 4: an answer that found no mention of three got, for each of them, the
+    same leftover words ("rare token vector massive update swamps"), run across a clause
+    break, so pasted they found nothing in the very answer, while the page said "still
+    wrong: other mentions are missing". Each phrase proposed now finds its mention there,
+    one for each mention to fill."""
+    attempt = answer(UserFactory(username="ana"), "q-19-05", text=text)
+
+    proposal = key_proposal(attempt=attempt, learner_ids=None)
+
+    assert proposal.changes
+    for change in proposal.changes:
+        expected = [list(m) for m in proposal.revision.expected]
+        expected[change.index].append(change.phrase)
+        graded = _graded(proposal.revision, text, expected)
+        assert change.others_missing and not change.answer_right
+        assert graded.mentions[change.index].status == "found", change.phrase
+
+
+def test_the_page_says_when_no_one_change_suffices(client, cohort, instructor):
+    dan = Attempt.objects.get(learner__username="dan")  # one mention of the two needed
+    other = answer(dan.learner, "q-19-05", text="It swamps everything, so training stalls.")
+    client.force_login(instructor)
+
+    one = client.get(page_url(cohort, dan)).content.decode()
+    several = " ".join(client.get(page_url(cohort, other)).content.decode().split())
+
+    assert "No one change makes this answer right" not in one
+    assert "No one change makes this answer right: more than one mention is missing." in several
