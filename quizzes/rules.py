@@ -371,6 +371,15 @@ def _graded_why(*, question: QuestionDoc, result: grading.Grade, answer: str) ->
     found = ", ".join(str(i + 1) for i in result.found) or "none"
     said = f": mentions found: {found} ({len(result.found)} of {needed} needed)"
     negated = ", ".join(str(i + 1) for i in result.negated)
+    # The mentions to widen, named by their first phrasing (author walk 4): a number
+    # alone, "found: 2", left the author counting lines and read as two found.
+    missed = ", ".join(
+        f"{i + 1} ({quoted(question.expected[i][0])})"
+        for i in result.missed
+        if i not in result.negated
+    )
+    if missed and not result.correct:
+        said += f"; missed: {missed}"
     return said + (f"; read as negated: {negated}" if negated else "")
 
 

@@ -378,7 +378,7 @@ def test_import_example_the_key_grades_otherwise_is_refused(write_quiz):
     assert err.getvalue().splitlines() == [
         f"{folder / 'phase-01-basics.yaml'}:38: q-01-03: "
         'example 2 ("Nada de nada.") expected right, graded wrong: '
-        "mentions found: none (0 of 1 needed)"
+        "mentions found: none (0 of 1 needed); missed: 1 ('identity')"
     ]
     assert Question.objects.count() == 0
 
@@ -466,3 +466,25 @@ def test_import_grades_examples_with_the_title_when_the_question_asks_there(writ
 
     with pytest.raises(CommandError, match="1 problem"):
         call_command("import_quizzes", str(folder), stdout=StringIO(), stderr=StringIO())
+
+
+def test_import_example_graded_wrong_names_the_mentions_it_missed(write_quiz):
+    """Author walk 4: "mentions found: 2 (1 of 2 needed)" named the mention found by its
+    number only, and not the one missed, the line of the key to edit; it read as two
+    mentions found."""
+    key = (
+        "      - [identity, identidad]\n"
+        "      - [unit gain, ganancia unitaria]\n"
+        "    examples:\n"
+        "      - {answer: The identity path stays as it is., right: true}\n"
+    )
+    folder = write_quiz(MINIMAL.replace("      - [identity, identidad]\n", key))
+    err = StringIO()
+
+    with pytest.raises(CommandError, match="1 problem"):
+        call_command("import_quizzes", str(folder), stdout=StringIO(), stderr=err)
+
+    [line] = err.getvalue().splitlines()
+    assert line.endswith(
+        "expected right, graded wrong: mentions found: 1 (1 of 2 needed); missed: 2 ('unit gain')"
+    )
