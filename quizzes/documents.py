@@ -83,6 +83,9 @@ class QuestionDoc:
     position: int = 0
     path: str = ""
     line: int = 0
+    # The line of each entry of `expected` and `reject`, for the key's warnings.
+    expected_lines: tuple[int, ...] = ()
+    reject_lines: tuple[int, ...] = ()
 
     def content(self) -> dict[str, Any]:
         """What a learner sees and is graded against; its hash decides revisions.
@@ -225,6 +228,17 @@ def question_doc(raw: dict, *, position: int, path: str) -> QuestionDoc:
         position=position,
         path=path,
         line=getattr(raw, "line", 0),
+        expected_lines=_item_lines(raw.get("expected"), getattr(raw, "line", 0)),
+        reject_lines=_item_lines(raw.get("reject"), getattr(raw, "line", 0)),
+    )
+
+
+def _item_lines(items: Any, default: int) -> tuple[int, ...]:
+    """The line of each item of a list the reader kept lines for, else `default`."""
+    if not isinstance(items, list):
+        return ()
+    return tuple(
+        items.line_of(i) if hasattr(items, "line_of") else default for i in range(len(items))
     )
 
 

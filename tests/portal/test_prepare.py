@@ -31,7 +31,7 @@ def test_prepare_counts_the_key_warnings_that_import_quizzes_lists():
     call_command("prepare", stdout=StringIO(), stderr=counted)
 
     warnings = listed.getvalue().splitlines()
-    assert warnings and all(line.startswith("q-") for line in warnings)
+    assert warnings and all(line.startswith("data/quizzes/phase-") for line in warnings)
     # Whoever starts the portal reads one line; the authors' command lists them.
     assert counted.getvalue().splitlines() == [
         f"{len(warnings)} warning(s) about free-text keys that may not hold, for the quiz's "

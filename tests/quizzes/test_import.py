@@ -308,17 +308,19 @@ def test_import_explain_of_a_refused_set_still_prints_how_its_keys_read(seed_dir
 
 
 def test_import_warns_about_a_key_that_will_not_hold(tmp_path):
-    (tmp_path / "phase-01-generated.yaml").write_text(
-        phase_yaml(3).replace("[zebraword, cebrapalabra]", "[to disk, zebraword]"),
-        encoding="utf-8",
-    )
+    """Located as the import's errors are (author walk 4: a warning named the question
+    and the mention's number, not the file and line to open)."""
+    path = tmp_path / "phase-01-generated.yaml"
+    text = phase_yaml(3).replace("[zebraword, cebrapalabra]", "[to disk, zebraword]")
+    path.write_text(text, encoding="utf-8")
+    line = text.splitlines().index("      - [to disk, zebraword]") + 1
     out, err = StringIO(), StringIO()
 
     call_command("import_quizzes", str(tmp_path), stdout=out, stderr=err)
 
     assert err.getvalue().strip() == (
-        "q-01-02: expected 1: 'to disk' shrinks to one word, 'disk', once the stop words"
-        " (to) are left out"
+        f"{path}:{line}: q-01-02: expected 1: 'to disk' shrinks to one word, 'disk', once the"
+        " stop words (to) are left out"
     )
     assert Question.objects.count() == 3
 

@@ -310,7 +310,12 @@ class Command(BaseCommand):
             if full:
                 self.stdout.write(self.style.MIGRATE_HEADING(f"{question.code}:"))
             for mention in explained:
-                label = f"{question.code}: {mention.kind} {mention.index}"
+                # Located as the import's errors are: the file and the mention's line.
+                lines = (
+                    question.expected_lines if mention.kind == "expected" else question.reject_lines
+                )
+                line = lines[mention.index - 1] if mention.index <= len(lines) else question.line
+                label = f"{question.path}:{line}: {question.code}: {mention.kind} {mention.index}"
                 if full:
                     self.stdout.write(f"  {mention.kind} {mention.index}:")
                 warnings += self.inline(full, [f"{label}: {w}" for w in mention.warnings])
