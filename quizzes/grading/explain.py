@@ -90,6 +90,10 @@ def _phrasing(text: str, alternatives: list[Alternative]) -> PhrasingExplained:
     )
 
 
+def _listed(texts: list[str]) -> str:
+    return ", ".join(f"'{text}'" for text in texts)
+
+
 def key_explain(
     *, expected: Sequence[Sequence[str] | str], reject: Sequence[Sequence[str] | str] = ()
 ) -> list[MentionExplained]:
@@ -101,19 +105,24 @@ def key_explain(
     for kind, entries in (("expected", expected), ("reject", reject)):
         for index, texts in enumerate(as_mentions(entries), start=1):
             phrasings = []
-            negative = positive = False
+            negative, positive = [], []
             for text in texts:
                 alternatives = read_alternatives(
                     text=text, vocabulary=vocabulary, stopwords=stopwords, negations=negations
                 )
                 phrasings.append(_phrasing(text, alternatives))
-                negative |= any(a.negative for a in alternatives[:1])
-                positive |= any(not a.negative for a in alternatives[:1])
+                if any(a.negative for a in alternatives[:1]):
+                    negative.append(text)
+                if any(not a.negative for a in alternatives[:1]):
+                    positive.append(text)
             warnings = []
             if negative and positive and kind == "expected":
+                # Named, with what to do (author walk 4: a mention of five phrasings).
                 warnings.append(
-                    "negative and positive phrasings side by side: the positive one is found"
-                    " in the answers that say the opposite"
+                    f"negative and positive phrasings side by side ({_listed(negative)} beside"
+                    f" {_listed(positive)}): a positive one is found in the answers that say"
+                    " the opposite; if it says the opposite of the negative ones, take it out"
+                    " (or move it to reject:)"
                 )
             elif negative:
                 warnings.append("phrased negatively: found only where the answer negates its words")

@@ -51,6 +51,19 @@ def test_explain_mixed_polarity_is_warned():
     assert "side by side" in explained.warnings[0]
 
 
+def test_the_mixed_polarity_warning_names_the_phrasings_and_what_to_do():
+    """Author walk 4: "negative and positive phrasings side by side" named none of a
+    mention's five, so the author could not tell which the import meant nor what to do."""
+    [explained] = key_explain(expected=[["turned off", "not applied", "disabled", "no se aplica"]])
+
+    assert explained.warnings == (
+        "negative and positive phrasings side by side ('not applied', 'no se aplica' beside"
+        " 'turned off', 'disabled'): a positive one is found in the answers that say the"
+        " opposite; if it says the opposite of the negative ones, take it out (or move it to"
+        " reject:)",
+    )
+
+
 def test_vocabulary_refuses_a_bare_yaml_boolean():
     with pytest.raises(ValueError, match="False is not a word"):
         vocabulary_parse(raw={"negations": {"en": [False]}})
