@@ -103,6 +103,8 @@ class KeyProposal:
     right_now: bool = False  # the current key already finds the answer right
     changes: list[MentionChange] = field(default_factory=list)
     negated: list[int] = field(default_factory=list)  # mention numbers read as negated
+    # Each with the answer's words read so ("gradient … large"): what the author looks at.
+    negated_where: list[tuple[int, str]] = field(default_factory=list)
     rejected: list[str] = field(default_factory=list)  # reject entries the answer says
     # Missed mentions that can take no phrase: the mention or the key at its limits.
     full: list[int] = field(default_factory=list)
@@ -258,6 +260,11 @@ def key_proposal(*, attempt: Attempt, learner_ids=None) -> KeyProposal | None:
         right_now=result.correct,
         all_cohorts=learner_ids is None,
         negated=[m.index + 1 for m in result.mentions if m.status == "negated"],
+        negated_where=[
+            (m.index + 1, " … ".join(text[start:end] for start, end in m.spans))
+            for m in result.mentions
+            if m.status == "negated"
+        ],
         rejected=[r.alternative for r in result.rejected],
     )
     if result.correct:

@@ -430,3 +430,22 @@ def test_the_page_says_when_no_one_change_suffices(client, cohort, instructor):
 
     assert "No one change makes this answer right" not in one
     assert "No one change makes this answer right: more than one mention is missing." in several
+
+
+def test_the_page_says_where_the_answer_negates_a_mention(client, cohort, instructor):
+    """Author walk 4: "Mention 1 is there but read as negated" left the instructor to find
+    which of the answer's words were read so ("usa", found by the key's 'no se usa',
+    a phrasing too short), which is what the key's author must edit."""
+    attempt = answer(
+        cohort.learners.get(username="ana"),
+        "q-19-05",
+        text="the embedding row takes over the norm, the gradient is not large",
+    )
+    client.force_login(instructor)
+
+    html = " ".join(client.get(page_url(cohort, attempt)).content.decode().split())
+
+    assert (
+        "Mention 2 is there but read as negated, where the answer says “gradient … large”:"
+        " adding words does not change that." in html
+    )
