@@ -3,8 +3,8 @@ words to add to which mention, as the YAML line to paste, and what that change w
 to the stored answers (a dry run with the pure grading functions: nothing is written).
 
 The words proposed come from the answer, as written, so an author can see where they
-come from: runs of its words that no mention or reject entry matched (two to MAX_WORDS
-words that are not stop words, single words last; no stop word, connective ("because",
+come from: runs of its words, within one clause, that no mention or reject entry matched
+(two to MAX_WORDS words that are not stop words, single words last; no stop word, connective ("because",
 "porque") or negation cue at either end, no negation cue inside, not only words the
 question says), those with two words the question itself does not say first ("three
 times the deviation" before "when the loss", for a question about loss spikes), then
@@ -201,6 +201,8 @@ def candidate_phrases(*, text: str, covered: list[tuple[int, int]], prompt: str 
             norm_last, _s, end = spans[last]
             if not free[last] or (norm_last in negations and last != first):
                 break
+            if tokens.clauses[last] != tokens.clauses[first]:
+                break  # the grader reads a phrasing within one clause ("atrás; si": none)
             if (norm_last in stop or is_symbol(norm_last)) and last != first:
                 continue
             words += 1

@@ -449,3 +449,20 @@ def test_the_page_says_where_the_answer_negates_a_mention(client, cohort, instru
         "Mention 2 is there but read as negated, where the answer says “gradient … large”:"
         " adding words does not change that." in html
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Cada posición solo mira hacia atrás; si no, el modelo vería la respuesta.",
+        "The logits blow up with the dimension, so softmax puts all weight on one key.",
+    ],
+)
+def test_no_proposed_phrase_runs_across_a_clause_break(text):
+    """Author walk 4: "atrás; si" was proposed, a run over a semicolon: the grader reads a
+    phrasing's words within one clause, and a key line with "; si" in it is no way of
+    saying an idea."""
+    phrases = candidate_phrases(text=text, covered=[])
+
+    assert phrases
+    assert not [p for p in phrases if any(mark in p for mark in ",;:.")]
