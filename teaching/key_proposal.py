@@ -4,18 +4,18 @@ to the stored answers (a dry run with the pure grading functions: nothing is wri
 
 The words proposed come from the answer, as written, so an author can see where they
 come from: runs of its words, within one clause, that no mention or reject entry matched
-(two to MAX_WORDS words that are not stop words, single words last; no stop word, connective ("because",
-"porque") or negation cue at either end, no negation cue inside, not only words the
-question says), those with two words the question itself does not say first ("three
-times the deviation" before "when the loss", for a question about loss spikes), then
-the shortest. Up to PHRASES_PER_MENTION of them that make the answer right once added
-to the missed mention are proposed, each with its dry run, for the instructor to
-choose; when another mention is missing too, so that no one change can, those that make
-the mention found. When none does (the matcher reads none as the mention), all those
-words, in the order written. A phrase fits the words the key
-has left, and a mention of as many alternatives as a key takes gets none (`full`), so
-the line proposed imports. The YAML stays the source of truth: the author trims the
-phrase, edits the file, imports and regrades.
+(two to MAX_WORDS words that are not stop words, single words last; no stop word,
+connective ("because", "porque") or negation cue at either end, no negation cue inside,
+not only words the question says), those with two words the question itself does not say
+first ("three times the deviation" before "when the loss", for a question about loss
+spikes), then the shortest. Up to PHRASES_PER_MENTION of them that make the answer right
+once added to the missed mention are proposed, each with its dry run, for the instructor
+to choose; when another mention is missing too, so that no one change can, those that
+make the mention found. When none does (the matcher reads none as the mention), all
+those words, in the order written. A phrase fits the words the key has left, and a
+mention of as many alternatives as a key takes gets none (`full`), so the line proposed
+imports. The YAML stays the source of truth: the author trims the phrase, edits the
+file, imports and regrades.
 """
 
 from __future__ import annotations
