@@ -69,9 +69,18 @@ def _phrasing(text: str, alternatives: list[Alternative]) -> PhrasingExplained:
         # left out, "stop words ()", was wrong (instructor walk 32).
         dropped = [w for w in ws if w in stopwords]
         if len(slots) == 1 and slots[0].plain and dropped and covered < len(ws):
+            # With what it does and what to do (author walk 4: 'no se usa', one word
+            # that any answer using "usa" contradicts).
+            found = (
+                "any answer that denies that word finds it, and one that says it reads as"
+                " the opposite"
+                if read[0].negative
+                else "any answer with that word finds it"
+            )
             warnings.append(
                 f"shrinks to one word, '{slots[0].phrases[0][0]}', once the stop words"
-                f" ({', '.join(dropped)}) are left out"
+                f" ({', '.join(dropped)}) are left out: {found}; add a word that names the"
+                " claim"
             )
     for alternative in read:
         for slot in alternative.slots:
@@ -82,7 +91,10 @@ def _phrasing(text: str, alternatives: list[Alternative]) -> PhrasingExplained:
             general = sorted(group & vocabulary.general_words)
             # Widening is news only when the author's own words were specific.
             if general and not group & written & vocabulary.general_words:
-                warnings.append("the vocabulary widens it to general words: " + ", ".join(general))
+                warnings.append(
+                    f"the vocabulary widens it to general words: {', '.join(general)} (an"
+                    " answer saying those finds it too: try one in examples:)"
+                )
     return PhrasingExplained(
         text=text,
         readings=tuple(dict.fromkeys(_reading(a) for a in read)),  # alike as shown: once

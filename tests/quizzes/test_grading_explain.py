@@ -16,7 +16,8 @@ def test_explain_shows_negative_reading_and_warns():
         "phrased negatively: found only where the answer negates its words",
     )
     assert shrunk.phrasings[0].warnings == (
-        "shrinks to one word, 'disk', once the stop words (to) are left out",
+        "shrinks to one word, 'disk', once the stop words (to) are left out: any answer"
+        " with that word finds it; add a word that names the claim",
     )
     assert letter.phrasings[0].warnings[0].startswith("one letter")
 
@@ -41,7 +42,11 @@ def test_explain_warns_when_vocabulary_widens_to_a_general_word(monkeypatch):
     [specific] = key_explain(expected=[["explodes"]])
     [general] = key_explain(expected=[["big"]])
 
-    assert specific.phrasings[0].warnings == ("the vocabulary widens it to general words: big",)
+    # With what to do about it (author walk 4: a warning that names no fix).
+    assert specific.phrasings[0].warnings == (
+        "the vocabulary widens it to general words: big (an answer saying those finds it"
+        " too: try one in examples:)",
+    )
     assert general.phrasings[0].warnings == ()
 
 

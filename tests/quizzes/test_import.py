@@ -320,7 +320,8 @@ def test_import_warns_about_a_key_that_will_not_hold(tmp_path):
 
     assert err.getvalue().strip() == (
         f"{path}:{line}: q-01-02: expected 1: 'to disk' shrinks to one word, 'disk', once the"
-        " stop words (to) are left out"
+        " stop words (to) are left out: any answer with that word finds it; add a word that"
+        " names the claim"
     )
     assert Question.objects.count() == 3
 
