@@ -430,6 +430,8 @@ def test_the_page_says_when_no_one_change_suffices(client, cohort, instructor):
 
     assert "No one change makes this answer right" not in one
     assert "No one change makes this answer right: more than one mention is missing." in several
+    # Not beside the help that says each phrase makes the answer right (author walk 4).
+    assert "that no mention matched and that makes it right once added" not in several
 
 
 def test_the_page_says_where_the_answer_negates_a_mention(client, cohort, instructor):
