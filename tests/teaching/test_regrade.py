@@ -423,6 +423,21 @@ def test_a_free_keys_regrade_confirmation_says_what_changed_not_every_phrasing(
     assert "1 attempt goes from wrong to right" in confirm
 
 
+def test_the_regrade_confirmation_names_whose_verdict_turns(admin_client, edited):
+    """Author walk 4: the admin's plan said "1 attempt goes from wrong to right" and no
+    more; whose, the instructor learnt only after recording it, from the drill-downs
+    (`regrade -v 2` named them on the command line)."""
+    question = Question.objects.get(code="q-10-01")
+
+    dry_run = admin_client.post(
+        "/admin/quizzes/question/", {"action": "regrade", "_selected_action": [question.pk]}
+    )
+
+    confirm = " ".join(dry_run.content.decode().split())
+    assert "<li>ana · q-10-01: right → wrong</li>" in confirm
+    assert "<li>bea · q-10-01: wrong → right</li>" in confirm
+
+
 @pytest.mark.django_db(transaction=True)
 def test_two_regrades_confirmed_at_once_record_each_change_once(edited, monkeypatch):
     """(Red team 13) Four confirmations of one regrade sent at once (a double click, two
