@@ -89,8 +89,11 @@ def _phrasing(text: str, alternatives: list[Alternative]) -> PhrasingExplained:
             group = {" ".join(p) for p in slot.phrases}
             written = {" ".join(ws[i : i + n]) for n in (1, 2, 3) for i in range(len(ws))}
             general = sorted(group & vocabulary.general_words)
-            # Widening is news only when the author's own words were specific.
-            if general and not group & written & vocabulary.general_words:
+            # Widening is news only when the author's own words were specific, in any of
+            # their forms ("grandes" is "grande": author walk 4).
+            own = set().union(*(stems(w, LANGUAGE_CODES) for w in ws))
+            said = {g for g in general if " " not in g and stems(g, LANGUAGE_CODES) & own}
+            if general and not (group & written & vocabulary.general_words or said):
                 warnings.append(
                     f"the vocabulary widens it to general words: {', '.join(general)} (an"
                     " answer saying those finds it too: try one in examples:)"

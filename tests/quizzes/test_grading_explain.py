@@ -98,3 +98,12 @@ def test_explain_warns_of_a_phrasing_of_stop_words_alone(text):
     [mention] = key_explain(expected=[["residual path"]], reject=[[text]])[1:]
 
     assert any("only stop words" in w for w in mention.phrasings[0].warnings)
+
+
+def test_a_general_word_written_in_another_form_is_not_news():
+    """Author walk 4: 'puntuaciones grandes' was warned that the vocabulary widens it to
+    general words (big, grande, large…), though "grandes" is one of them, in the plural:
+    widening is news only when the author's own words were specific."""
+    [explained] = key_explain(expected=[["puntuaciones grandes", "large scores"]])
+
+    assert [p.warnings for p in explained.phrasings] == [(), ()]
