@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
+from django.utils.translation import gettext
 
 from progress.enums import VerdictSource
 from progress.models import Attempt, Regrade
@@ -120,6 +121,7 @@ def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
     revisions = QuestionRevision.objects.in_bulk({r["graded_revision"] for r in rows})
     found: dict[int, KeyChange] = {}
     learners: dict[int, int] = defaultdict(int)
+    since: dict[int, list[tuple[int, list[str]]]] = defaultdict(list)  # revision, lines
     current = Question.objects.select_related("current_revision").in_bulk(
         {r["question_id"] for r in rows}
     )
@@ -134,15 +136,22 @@ def key_changes(*, questions=None, learners=None) -> list[KeyChange]:
         change = found.setdefault(question.pk, KeyChange(question=question, new_key=new_key))
         if old_key not in change.old_keys:
             change.old_keys.append(old_key)
+            old = revisions[row["graded_revision"]]
             lines = content_changes(
-                revision_content(revisions[row["graded_revision"]]),
-                revision_content(question.current_revision),
-                wording=False,
+                revision_content(old), revision_content(question.current_revision), wording=False
             )
-            change.what_changed += [line for line in lines if line not in change.what_changed]
+            since[question.pk].append((old.number, lines))
         change.attempts += row["attempts"]
         # A learner may have attempts on two older revisions: an upper bound then.
         learners[question.pk] += row["learners"]
     for pk, change in found.items():
         change.learners = learners[pk]
+        # Each older revision's lines, named by it when there are several (author walk
+        # 4: "alternatives added: a, b" then "…: b", with nothing to tell them apart).
+        for number, lines in sorted(since[pk]):
+            for line in lines:
+                if len(since[pk]) > 1:
+                    line = gettext("since revision %(n)s: %(line)s") % {"n": number, "line": line}
+                if line not in change.what_changed:
+                    change.what_changed.append(line)
     return sorted(found.values(), key=lambda c: c.question.code)

@@ -423,6 +423,26 @@ def test_a_free_keys_regrade_confirmation_says_what_changed_not_every_phrasing(
     assert "1 attempt goes from wrong to right" in confirm
 
 
+def test_what_changed_since_each_older_revision_says_which(seeds_imported):
+    """Author walk 4: with attempts on revisions 1 and 2, the confirmation listed
+    "mention “dominates”: alternatives added: takes over, swamps" and then "…: alternatives
+    added: swamps", two lines on one mention with nothing to tell them apart."""
+    path = seeds_imported / "phase-19-training-dynamics.yaml"
+    answer(UserFactory(username="ana"), "q-19-05", text="the embedding row takes over the norm")
+    for edit in (("toda la norma]", "toda la norma, takes over]"), ("over]", "over, swamps]")):
+        path.write_text(path.read_text().replace(*edit), "utf-8")
+        call_command("import_quizzes", str(seeds_imported), stdout=StringIO())
+        if "swamps" not in edit[1]:
+            answer(UserFactory(username="bea"), "q-19-05", text="a huge gradient swamps it")
+
+    [change] = key_changes(questions=Question.objects.filter(code="q-19-05"))
+
+    assert change.what_changed == [
+        "since revision 1: mention “dominates”: alternatives added: takes over, swamps",
+        "since revision 2: mention “dominates”: alternatives added: swamps",
+    ]
+
+
 def test_the_regrade_confirmation_names_whose_verdict_turns(admin_client, edited):
     """Author walk 4: the admin's plan said "1 attempt goes from wrong to right" and no
     more; whose, the instructor learnt only after recording it, from the drill-downs
