@@ -241,6 +241,16 @@ def test_free_feedback_marks_matches_in_place_and_says_negated_and_typo(
     assert "found despite a typo: “identiy”" in typo
 
 
+def test_two_typos_in_one_mention_are_two_notes_apart(seeds_imported, post_answer):
+    """(UX walk 36) Two typos forgiven in one mention read "(found despite a typo:
+    “identty”)(found despite a typo: “untuched”)", glued together."""
+    html = post_answer("q-10-03", text="The residul path is an identty, so it is untuched.")
+    text = " ".join(html.content.decode().split())
+
+    assert "“identty”)</span> <span" in text and "“untuched”)" in text
+    assert ")</span><span" not in text
+
+
 def test_typing_after_login_supersedes_what_was_kept_while_logged_out(
     seeds_imported, learner_client, phase_token, learner, client
 ):
