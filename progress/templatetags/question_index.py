@@ -17,9 +17,10 @@ register = template.Library()
 @register.simple_tag
 def question_index(page: PhasePage) -> SafeString:
     """An `<ol>` of links, one per question: its number in the phase as text, its state
-    as a class (colour and a ✓ / ✗ drawn by the stylesheet) and in its accessible name
-    ("q-10-03: right"). A link to this page's question is an anchor; to another page's,
-    a relative `?page=N#CODE`."""
+    as a class (colour and a ✓ / ✗ drawn by the stylesheet) and in its accessible name,
+    which starts with the number shown, so "click 3" reaches it ("3 (q-10-03): right").
+    A link to this page's question is an anchor; to another page's, a relative
+    `?page=N#CODE`."""
     names = {OPEN: gettext("unanswered"), RIGHT: gettext("right"), WRONG: gettext("wrong")}
     classes = {OPEN: "", RIGHT: ' class="is-right"', WRONG: ' class="is-wrong"'}
     links = []
@@ -30,6 +31,7 @@ def question_index(page: PhasePage) -> SafeString:
         item = '<li class="here">' if here else "<li>"
         links.append(
             f'{item}<a href="{href}"{classes[entry.status]}'
-            f' aria-label="{code}: {escape(names[entry.status])}">{entry.number}</a></li>'
+            f' aria-label="{entry.number} ({code}): {escape(names[entry.status])}">'
+            f"{entry.number}</a></li>"
         )
     return mark_safe(f'<ol class="question-index">{"".join(links)}</ol>')  # noqa: S308 escaped above

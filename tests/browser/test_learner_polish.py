@@ -126,7 +126,7 @@ def test_phase_status_and_index_follow_an_answer_without_a_reload(page, site):
 
     page.get_by_text("1 of 5 answered, 1 right").wait_for()
     assert page.get_by_role("link", name="Continue: question 2").is_visible()
-    assert page.locator("#phase-index a[aria-label='q-10-01: right']").count() == 1
+    assert page.locator("#phase-index a[aria-label='1 (q-10-01): right']").count() == 1
     assert page.evaluate("window.__notReloaded === true")
 
 

@@ -56,11 +56,11 @@ def test_phone_learner_continues_and_jumps_through_the_index_of_a_740_question_p
 
     page.locator("details.index-box summary").click()
     index = page.get_by_role("navigation", name=re.compile("phase|fase"))
-    assert index.get_by_role("link", name=f"q-30-00: {words['right']}").is_visible()
-    assert index.get_by_role("link", name=f"q-30-39: {words['wrong']}").is_visible()
+    assert index.get_by_role("link", name=f"1 (q-30-00): {words['right']}").is_visible()
+    assert index.get_by_role("link", name=f"40 (q-30-39): {words['wrong']}").is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") == 390
     axe_check(page, f"740-question phase, index open, {language}")
-    index.get_by_role("link", name=f"q-30-700: {words['open']}").click()
+    index.get_by_role("link", name=f"701 (q-30-700): {words['open']}").click()
 
     page.wait_for_url(re.compile(r"/phase/30/\?page=29#q-30-700$"))
     assert _in_view(page, "q-30-700")

@@ -65,13 +65,28 @@ def test_phase_index_shows_every_question_with_its_effective_verdict(
     links = _index(html)
     assert len(links) == 30
     assert links[:3] == [
-        ("#q-01-00", "q-01-00: right", "1"),
-        ("#q-01-01", "q-01-01: wrong", "2"),
-        ("#q-01-02", "q-01-02: unanswered", "3"),
+        ("#q-01-00", "1 (q-01-00): right", "1"),
+        ("#q-01-01", "2 (q-01-01): wrong", "2"),
+        ("#q-01-02", "3 (q-01-02): unanswered", "3"),
     ]
-    assert links[25] == ("?page=2#q-01-25", "q-01-25: unanswered", "26")
-    assert links[27] == ("?page=2#q-01-27", "q-01-27: wrong", "28")
+    assert links[25] == ("?page=2#q-01-25", "26 (q-01-25): unanswered", "26")
+    assert links[27] == ("?page=2#q-01-27", "28 (q-01-27): wrong", "28")
     assert "3 of 30 answered, 1 right" in " ".join(html.split())
+
+
+def test_phase_index_links_are_named_by_the_number_they_show(make_phase, learner_client):
+    """(UX walk 36) A link showing "2" was named "2 (q-01-01): wrong": someone who says what
+    they see ("click 2", WCAG 2.5.3 Label in Name) reached nothing. Its name now starts
+    with the number shown."""
+    make_phase(3)
+
+    links = _index(learner_client.get("/phase/1/").content.decode())
+
+    assert [(name.startswith(f"{text} "), text) for _href, name, text in links] == [
+        (True, "1"),
+        (True, "2"),
+        (True, "3"),
+    ]
 
 
 def test_phase_index_speaks_spanish(make_phase, learner_client, learner):
@@ -82,8 +97,8 @@ def test_phase_index_speaks_spanish(make_phase, learner_client, learner):
     html = learner_client.get("/phase/1/").content.decode()
 
     assert [name for _href, name, _text in _index(html)] == [
-        "q-01-00: correcta",
-        "q-01-01: sin responder",
+        "1 (q-01-00): correcta",
+        "2 (q-01-01): sin responder",
     ]
     assert "Continuar: pregunta 2" in html
 

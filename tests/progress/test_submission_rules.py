@@ -293,7 +293,7 @@ def test_answer_by_htmx_updates_the_phase_status_and_index_out_of_band(seeds_imp
         '<nav id="phase-index" aria-label="Questions of this phase" data-hx-swap-oob="true">'
         in html
     )
-    assert 'aria-label="q-10-01: right">1</a>' in html
+    assert 'aria-label="1 (q-10-01): right">1</a>' in html
 
 
 def test_answer_in_the_reviews_sends_no_phase_overview(seeds_imported, learner_client, phase_token):
