@@ -11,7 +11,7 @@ from django.utils import formats, timezone, translation
 from django.utils.translation import gettext as _
 
 from quizzes.changes import key_changed, options_moved, revision_content
-from quizzes.grading import highlight_html, mention_label
+from quizzes.grading import highlight_html, mention_label, negated_label
 from quizzes.models import Question, QuestionRevision
 
 from ..enums import VerdictSource
@@ -84,8 +84,12 @@ class MentionFeedback:
 
     @property
     def label(self) -> str:
-        """The mention named in the active language (the page's): a few of its phrasings."""
-        return mention_label(self.alternatives, (translation.get_language() or "en").split("-")[0])
+        """The mention named in the active language (the page's): a few of its phrasings;
+        for a negative phrasing contradicted, the negative ones, nearest the answer first."""
+        language = (translation.get_language() or "en").split("-")[0]
+        if self.status == "negated" and self.negative:
+            return negated_label(self.alternatives, language, self.quote)
+        return mention_label(self.alternatives, language)
 
 
 def _runs(text: str, spans) -> list[tuple[int, int]]:

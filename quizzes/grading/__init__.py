@@ -15,9 +15,10 @@ from portal.languages import LANGUAGE_CODES
 from quizzes.enums import QuestionKind
 
 from .highlight import highlight_html
+from .keys import read_alternatives
 from .matcher import find_mentions
 from .numeric import NumberRefused, number_read, numeric_key, numeric_right
-from .text import normalize, phrase_language, sole_language
+from .text import normalize, phrase_language, sole_language, stems, words
 from .vocabulary import vocabulary_load
 
 # Stored with each attempt: which matcher graded it. 12: a misspelt word is read as a typo
@@ -69,6 +70,7 @@ __all__ = [
     "grading_prompt",
     "highlight_html",
     "mention_label",
+    "negated_label",
     "normalize",
     "number_read",
     "numeric_key",
@@ -286,6 +288,38 @@ def mention_label(alternatives: Sequence[str], language: str) -> str:
     own = [a for a in map(str, alternatives) if _phrasing_language(a) in (language, None)]
     shown = own[:LABEL_PHRASINGS] or [str(alternatives[0])]
     return " / ".join(shown) + (" / …" if len(alternatives) > len(shown) else "")
+
+
+def _stems_of(phrase: str) -> frozenset[str]:
+    return frozenset(s for w in words(phrase) for s in stems(w, LANGUAGE_CODES))
+
+
+def negated_label(alternatives: Sequence[str], language: str, said: str = "") -> str:
+    """How feedback names a mention whose negatively phrased alternative the answer
+    contradicted ("your answer says the opposite: …"): by its negative phrasings ("not
+    normalized", "sin normalizar"), those sharing a stem with the answer's words there
+    (`said`) first, then "…". Its first phrasings ("identity / unit gain") named an idea
+    the answer never denied (UX walk 36). Display only: the verdict is the matcher's."""
+    vocabulary = vocabulary_load()
+    stopwords = vocabulary.for_languages("stopwords", LANGUAGE_CODES)
+    negations = vocabulary.for_languages("negations", LANGUAGE_CODES)
+    negative = [
+        a
+        for a in map(str, alternatives)
+        if any(
+            r.negative
+            for r in read_alternatives(
+                text=a, vocabulary=vocabulary, stopwords=stopwords, negations=negations
+            )
+        )
+    ]
+    if not negative:
+        return mention_label(alternatives, language)
+    near = _stems_of(said)
+    negative.sort(key=lambda a: not (near & _stems_of(a)))  # stable: the key's order else
+    label = mention_label(negative, language)
+    more = len(alternatives) > min(len(negative), LABEL_PHRASINGS)
+    return label if label.endswith("…") or not more else f"{label} / …"
 
 
 def grading_prompt(*texts: Mapping[str, str] | None) -> str:

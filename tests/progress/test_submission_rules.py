@@ -251,6 +251,18 @@ def test_two_typos_in_one_mention_are_two_notes_apart(seeds_imported, post_answe
     assert ")</span><span" not in text
 
 
+def test_a_contradicted_negative_phrasing_is_the_one_named(seeds_imported, post_answer):
+    """(UX walk 36) "Because normalization shrinks the gradients" contradicts the key's
+    "not normalized"; the feedback said "your answer says the opposite: identity / unit
+    gain / gain of one / …", which the learner had never denied. It now names the
+    negative phrasing their words contradict first."""
+    html = post_answer("q-10-03", text="Because normalization shrinks the gradients early on.")
+    text = " ".join(html.content.decode().split())
+
+    assert "your answer says the opposite: not normalized / …" in text
+    assert "(where your answer says “normalization”)" in text
+
+
 def test_typing_after_login_supersedes_what_was_kept_while_logged_out(
     seeds_imported, learner_client, phase_token, learner, client
 ):

@@ -3,7 +3,7 @@ in test_grading_formulas.py)."""
 
 import pytest
 
-from quizzes.grading import grade_free, mention_label
+from quizzes.grading import grade_free, mention_label, negated_label
 from quizzes.grading.text import tokenize
 
 
@@ -336,6 +336,26 @@ def test_feedback_names_a_mention_by_its_phrasings_in_the_readers_language(
     alternatives, language, label
 ):
     assert mention_label(alternatives, language) == label
+
+
+PRE_LN = ["identity", "identidad", "unit gain", "sin escalar", "not normalized", "sin normalizar"]
+
+
+@pytest.mark.parametrize(
+    ("alternatives", "language", "said", "label"),
+    [
+        # The phrasing the answer's words contradict first, then the other negative ones.
+        (PRE_LN, "es", "normalizacion", "sin normalizar / sin escalar / …"),
+        (PRE_LN, "es", "", "sin escalar / sin normalizar / …"),
+        (PRE_LN, "en", "normalization", "not normalized / …"),
+        (["not recomputed"], "en", "recomputed", "not recomputed"),
+        (["identity", "unit gain"], "en", "", "identity / unit gain"),  # none negative
+    ],
+)
+def test_a_contradicted_negative_mention_is_named_by_its_negative_phrasings(
+    alternatives, language, said, label
+):
+    assert negated_label(alternatives, language, said) == label
 
 
 @pytest.mark.parametrize(
