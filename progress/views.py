@@ -131,6 +131,8 @@ def question_form(request: HtmxHttpRequest, code: str) -> HttpResponse:
     if not request.htmx:
         return redirect(again_href(phase_number=question.phase.number, code=code))
     state = question_state(learner=request.user, question=question, with_drafts=True)
+    if request.GET.get("context") == "reviews":
+        _in_reviews(state)  # answered, it leads on to the next review, not a phase's card
     _show_form(request, state)
     _prefill_previous(state)
     return render(request, f"{CARD}#question-body", {"state": state, "focus": True})

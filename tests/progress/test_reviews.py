@@ -1,6 +1,8 @@
 """Spaced repetition: a failed question comes back on the right days until it is known."""
 
+import re
 from datetime import UTC, datetime, timedelta
+from html import unescape as html_unescape
 
 import pytest
 import time_machine
@@ -155,6 +157,29 @@ def test_a_review_answered_with_htmx_puts_its_feedbacks_address_in_the_bar(
     assert response["HX-Replace-Url"] == "/reviews/?answered=q-10-04"
     assert '<a class="button" href="/reviews/" data-next data-hx-get="/reviews/" ' in html
     assert 'data-hx-replace-url="true"' in html
+
+
+def test_answering_again_on_the_reviews_page_leads_on_to_the_next_review(
+    seeds_imported, learner_client, learner
+):
+    """(UX walk 36) With htmx, "Answer again" on a review's feedback fetched a phase
+    page's form: answered, its feedback offered "Next question", a link to a card the
+    reviews page does not hold, which did nothing. The form keeps the reviews context,
+    so the feedback leads on to the next review as the first answer's did."""
+    hx = {"HX-Request": "true", "HX-Current-URL": "http://testserver/reviews/?answered=q-10-04"}
+    response, _, _ = review_answered(learner_client, learner, headers=hx)
+    again = re.search(r'data-hx-get="([^"]+)"[^>]*>Answer again<', response.content.decode())
+
+    with time_machine.travel(START + timedelta(days=1), tick=False):
+        learner_client.force_login(learner)
+        form = learner_client.get(html_unescape(again[1]), headers=hx).content.decode()
+        sent = {"token": form_token(form, "q-10-04"), "choice": ["B"]}
+        if 'name="context" value="reviews"' in form:
+            sent["context"] = "reviews"
+        html = learner_client.post("/question/q-10-04/answer/", sent, headers=hx).content.decode()
+
+    assert ">Next review</a>" in html
+    assert ">Next question</a>" not in html
 
 
 def test_an_answer_on_a_phase_page_leaves_its_address_alone(seeds_imported, learner_client):
