@@ -94,6 +94,25 @@ def test_home_with_every_question_answered_says_so(make_phases, learner_client, 
     assert "You have answered every question of every phase." in html
 
 
+def test_home_with_every_question_answered_points_to_the_reviews_due(
+    make_phases, learner_client, learner
+):
+    """(UX walk 36) Every question answered, the home page said so and stopped there,
+    while reviews were due: it now links to them, counted."""
+    from django.utils import timezone
+
+    from progress.models import ReviewCard
+
+    codes = make_phases(2, questions=1)
+    answer(learner, codes[0][0], keys=["B"])  # wrong: a card
+    answer(learner, codes[1][0], keys=["A"])
+    ReviewCard.objects.update(due=timezone.now())
+
+    html = _text(learner_client.get("/"))
+
+    assert '<a href="/reviews/">1 review due today</a>' in html
+
+
 def test_home_continue_opens_the_page_of_the_phase_holding_the_first_unanswered(
     make_phases, learner_client, learner, settings
 ):
