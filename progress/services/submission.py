@@ -79,7 +79,10 @@ class FormOfAnotherAccount(SubmissionRefused):
     would be, and said so; nothing is stored for the account logged in now."""
 
     status = 403
-    default_message = gettext_lazy("This form was made for another account. Reload the page.")
+    default_message = gettext_lazy(
+        "Another account has logged in on this browser since this page was opened: this "
+        "answer was not sent. Reload the page."
+    )
     kept_message = gettext_lazy(
         "This form was made for another account: its answer was not sent, but kept for "
         "that account, to check and send after logging in as it. Reload the page."

@@ -23,7 +23,8 @@ from quizzes.services import ImportRefused
         (
             FormOfAnotherAccount(),
             403,
-            "This form was made for another account. Reload the page.",
+            "Another account has logged in on this browser since this page was opened: "
+            "this answer was not sent. Reload the page.",
         ),
         (QuestionRetired(), 410, "This question has been retired and takes no answers."),
         (AnswerInvalid("Pick one option."), 422, "Pick one option."),

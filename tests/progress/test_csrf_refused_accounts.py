@@ -34,7 +34,9 @@ def test_a_csrf_refused_post_of_another_account_is_not_shown_to_the_one_logged_i
     assert response.status_code == 403
     html = response.content.decode()
     assert "ana&#x27;s private answer" not in html and "ana's private answer" not in html
-    assert "made for another account" in html
+    # (UX walk 36) Said to ana, "This form was made for another account" named her own
+    # form as someone else's: the message says what happened instead.
+    assert "Another account has logged in on this browser since this page was opened" in html
     assert 'name="token"' not in html  # no form of bob's to send ana's text from
     assert Attempt.objects.count() == 0
     assert not Draft.objects.filter(learner=bob).exists()
