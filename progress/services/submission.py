@@ -74,9 +74,8 @@ class FormOutOfDate(FormUnusable):
 
 
 class FormOfAnotherAccount(SubmissionRefused):
-    """Another account logged in on this browser since the form was made (a shared
-    computer). What was sent is kept for the form's learner where a logged-out post
-    would be, and said so; nothing is stored for the account logged in now."""
+    """Another account logged in on this browser since the form was made (a shared computer):
+    what was sent is kept for the form's learner as a logged-out post is, none for the other."""
 
     status = 403
     default_message = gettext_lazy(
@@ -84,8 +83,9 @@ class FormOfAnotherAccount(SubmissionRefused):
         "answer was not sent. Reload the page."
     )
     kept_message = gettext_lazy(
-        "This form was made for another account: its answer was not sent, but kept for "
-        "that account, to check and send after logging in as it. Reload the page."
+        "Another account has logged in on this browser since this page was opened: this "
+        "answer was not sent, but kept for the account that opened it, to check and send "
+        "after logging in as it. Reload the page."
     )
 
 

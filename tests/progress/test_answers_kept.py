@@ -299,7 +299,7 @@ def test_an_answer_from_a_form_of_an_account_logged_out_since_is_kept_for_it(
     )
 
     assert response.status_code == 403
-    assert "kept for that account" in response.content.decode()
+    assert "kept for the account that opened it" in response.content.decode()
     assert Attempt.objects.count() == 0
     assert not Draft.objects.filter(learner=bob).exists()
     kept = Draft.objects.get(learner=ana)

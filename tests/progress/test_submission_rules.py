@@ -28,7 +28,8 @@ def _is_fragment(response) -> bool:
         # A forged token, or one of another question, gives the form back with the
         # answer (tests/progress/test_answers_kept.py).
         # What was sent is kept for the form's learner (test_answers_kept.py).
-        ("other_account", 403, "This form was made for another account: its answer was"),
+        # (UX walk 36) Said as what happened, not "made for another account".
+        ("other_account", 403, "Another account has logged in on this browser since"),
         ("retired", 410, "This question (q-10-01) has been retired"),
     ],
 )
