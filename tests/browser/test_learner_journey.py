@@ -198,7 +198,7 @@ def test_instructor_admin_pages_work_under_the_csp(page, site, axe_check):
     page.get_by_label("Note").fill("for ana's friend")
     page.get_by_label("Cohort").select_option(label="Spring")  # an instructor's must
     page.get_by_role("button", name="Save", exact=True).click()
-    assert page.get_by_text("Invite link (shown only now").is_visible()
+    expect(page.get_by_text("Invite link (shown only now")).to_be_visible()
 
 
 def test_a_link_to_a_free_question_puts_the_cursor_in_its_text_box(page, site):
