@@ -197,6 +197,34 @@ def test_to_check_page_shows_answer_marks_verdict_and_doubt(client, cohort, inst
     assert 'name="verdict" value="wrong"' in html
 
 
+@pytest.mark.parametrize(
+    ("language", "said", "where"),
+    [
+        ("en", "the answer says the opposite: not normalized", "(where it says “normalization”)"),
+        ("es", "la respuesta dice lo contrario: sin ", "(donde dice «normalization»)"),
+    ],
+)
+def test_to_check_says_which_negative_phrasing_the_answer_contradicts(
+    client, cohort, instructor, language, said, where
+):
+    """(Author walk 4) An answer contradicting the key's "not normalized" was listed as
+    "found, but negated: identity / unit gain / …": an idea it never denied, and no word
+    of it quoted. It now says so as the learner's card does, and where."""
+    text = (
+        "Because normalization shrinks the gradients early on, the deep network trains"
+        " faster and the loss curve looks smoother overall."
+    )
+    answer(learner_in(cohort, "ana"), "q-10-03", text=text)
+    client.force_login(instructor)
+    client.post("/language/", {"language": language, "next": "/"})
+
+    html = " ".join(client.get(to_check_url(cohort)).content.decode().split())
+
+    mentions = html[html.index('class="mentions"') :][:400]
+    assert said in mentions and where in mentions, mentions
+    assert "identity" not in mentions and "identidad" not in mentions
+
+
 def test_to_check_rows_are_named_by_their_learner(client, cohort, instructor):
     """A row header, so a screen reader at "Confirm: right" or "Override: wrong…" hears
     whose answer it is; the column header alone said only "Your verdict"."""
