@@ -51,7 +51,8 @@ def activity_chart(days):
         "answers": sum(d.answers for d in days),
         "right": sum(d.right for d in days),
         "most": most,
-        # A day and its month's abbreviation: "9 Nov", and in Spanish, whose month
-        # names are not capitalised, "9 nov".
-        "month_day": "j b" if (get_language() or "en").startswith("es") else "j M",
+        # A day and its month's abbreviation, in the order the page's other dates have
+        # ("Nov 9" beside "Dec. 7, 2026"; walk 36 read "9 Nov" there), and in Spanish,
+        # whose month names are not capitalised, "9 nov".
+        "month_day": "j b" if (get_language() or "en").startswith("es") else "M j",
     }
