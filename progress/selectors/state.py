@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from quizzes.changes import key_changed, options_moved, revision_content
 from quizzes.grading import highlight_html, mention_label, negated_label
+from quizzes.grading.numeric import normalized
 from quizzes.models import Question, QuestionRevision
 
 from ..enums import VerdictSource
@@ -356,7 +357,7 @@ class QuestionState:
         unit = revision.unit(translation.get_language() or "en")
 
         def shown(number: Decimal) -> str:
-            text = _grouped(formats.number_format(number.normalize(), use_l10n=True))
+            text = _grouped(formats.number_format(normalized(number), use_l10n=True))
             return f"{text}\u00a0{unit}" if unit else text  # a unit never starts a line
 
         feedback = {

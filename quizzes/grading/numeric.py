@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation
 
 __all__ = [
     "NumberRefused",
@@ -189,12 +189,18 @@ def numeric_right(*, key: NumericKey, value: Decimal) -> bool:
     return abs(value - key.answer) <= key.margin
 
 
+def normalized(value: Decimal) -> Decimal:
+    """`value` without trailing zeros, every digit kept: Decimal's normalize() rounds to
+    its context's 28 digits, and forty ones typed came back padded with zeros (walk 36)."""
+    return value.normalize(Context(prec=max(len(value.as_tuple().digits), 1)))
+
+
 def plain(value: Decimal) -> str:
     """`value` in plain notation without trailing zeros: the stored reading of an answer
     ("3.5", "2400000000", "-0.001"), one text for every way of writing one number."""
     if not value.is_finite():  # pragma: no cover - number_read makes finite values only
         return str(value)
-    text = f"{value.normalize():f}"
+    text = f"{normalized(value):f}"
     if len(text) > PLAIN_CHARS:  # 1e300 in scientific notation, not 301 digits
-        return str(value.normalize())
+        return str(normalized(value))
     return "0" if text in ("-0", "0") else text

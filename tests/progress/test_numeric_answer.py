@@ -163,6 +163,20 @@ def test_a_big_number_is_read_back_in_groups_of_three(
     assert read in html
 
 
+def test_a_number_longer_than_28_digits_is_read_back_as_typed(
+    numeric_imported, learner_client, post_answer
+):
+    """(Walk 36) Forty ones came back as "1 111 … 111 100 000 000 000": rounded to 28
+    digits, then padded with zeros, which the learner had not typed."""
+    typed = "1" * 40
+
+    html = post_answer("q-91-01", text=typed).content.decode()
+
+    read = re.search(r"Read as ([0-9\u00a0]+)\u00a0GB\.", html)
+    assert read, html[html.index("Read as") :][:200] if "Read as" in html else html[:300]
+    assert read.group(1).replace("\u00a0", "") == typed
+
+
 def test_numeric_answer_without_tolerance_shows_the_exact_value(
     numeric_imported, learner_client, post_answer
 ):
