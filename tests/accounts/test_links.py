@@ -234,6 +234,26 @@ def test_login_error_in_spanish_speaks_to_the_learner_as_tu(client):
     assert "Escribe un nombre de usuario y una contraseña correctos." in response.content.decode()
 
 
+def test_the_admins_login_speaks_to_a_learner_as_tu_too(client):
+    """A learner who opens /admin/ meets the admin's own login page: Django's Spanish
+    spoke to her as usted there ("¿Desea autenticarse…?"), the portal as tú (walk 36)."""
+    ana = UserFactory(username="ana")
+    UserFactory(username="teacher", is_staff=True)
+    client.force_login(ana)
+    client.post("/language/", {"language": "es", "next": "/"})
+
+    page = " ".join(client.get("/admin/login/?next=/admin/").content.decode().split())
+    refused = client.post(
+        "/admin/login/?next=/admin/", {"username": "teacher", "password": "wrong"}
+    )
+    refused = " ".join(refused.content.decode().split())
+
+    assert "Has entrado como ana, pero esta página no es para tu cuenta." in page
+    assert "Desea" not in page and "autorizado" not in page
+    assert "Escribe el nombre de usuario y la contraseña correctos de una cuenta" in refused
+    assert "Por favor introduzca" not in refused
+
+
 def setup_paths(count: int) -> list[str]:
     paths = []
     for _n in range(count):
