@@ -23,9 +23,8 @@ from .services import (
     inviter_may_still_invite,
     links_end,
     password_link_allowed,
-    password_link_before_login,
     password_link_create,
-    password_link_current,
+    password_link_ended,
 )
 
 
@@ -216,6 +215,13 @@ class PasswordLinkAdmin(OneTimeLinkAdmin):
     list_select_related = ["user", "created_by"]
     search_fields = ["user__username"]
 
+    # Why a link still unused and unexpired no longer works (password_link_ended).
+    ENDED = {
+        "revoked": _("Revoked: its maker can no longer give this learner a new password"),
+        "password_changed": _("Ended: the password was changed after it was made"),
+        "logged_in": _("Ended: the learner logged in after it was made"),
+    }
+
     @admin.display(description=_("state"), ordering="used_at")
     def state(self, link):
         if link.used_at is not None:
@@ -224,13 +230,7 @@ class PasswordLinkAdmin(OneTimeLinkAdmin):
             return _("Expired")
         # What its link answers (410) says too. Checked only for the links still usable,
         # a few: a newer link for the same learner ends the older.
-        if not password_link_allowed(maker=link.created_by, learner=link.user):
-            return _("Revoked: its maker can no longer give this learner a new password")
-        if not password_link_current(link, link.user):  # what its link answers (410)
-            return _("Ended: the password was changed after it was made")
-        if not password_link_before_login(link, link.user):
-            return _("Ended: the learner logged in after it was made")
-        return _("Not used yet")
+        return self.ENDED.get(password_link_ended(link, link.user), _("Not used yet"))
 
     def get_fields(self, request, obj=None):
         if obj is None:

@@ -104,20 +104,24 @@ def _link_lookup(model: type[OneTimeLink], raw: str) -> OneTimeLink:
         raise LinkUnusable("expired")
     if model is Invite and not inviter_may_still_invite(link):
         raise LinkUnusable("revoked")
-    if model is PasswordLink and not password_link_allowed(
-        maker=link.created_by, learner=link.user
-    ):
-        raise LinkUnusable("revoked")
-    if model is PasswordLink:
-        _password_link_current_or_raise(link, link.user)
+    if model is PasswordLink and (reason := password_link_ended(link, link.user)):
+        raise LinkUnusable(reason)
     return link
 
 
-def _password_link_current_or_raise(link: PasswordLink, user) -> None:
+def password_link_ended(link: PasswordLink, user) -> str | None:
+    """Why `link`, unused and unexpired, no longer works for its learner `user`, as its
+    page (410) and its list say it: "revoked" (its maker may no longer give `user` a
+    new password), "password_changed" or "logged_in" (since it was made); None while it
+    works. The one place these are checked: on the lookup, on the locked account, in
+    the list."""
+    if not password_link_allowed(maker=link.created_by, learner=user):
+        return "revoked"
     if not password_link_current(link, user):
-        raise LinkUnusable("password_changed")
+        return "password_changed"
     if not password_link_before_login(link, user):
-        raise LinkUnusable("logged_in")
+        return "logged_in"
+    return None
 
 
 def password_link_before_login(link: PasswordLink, user) -> bool:
@@ -286,11 +290,11 @@ def password_link_redeem(*, token: str, password: str, request=None):
     with transaction.atomic():
         link = _link_lookup(PasswordLink, token)
         user = get_user_model().objects.select_for_update().get(pk=link.user_id)
-        # Checked again on the locked row: made staff between the lookup and the lock
-        # (PostgreSQL runs the two apart), the account is no learner's (red team 24).
-        if not password_link_allowed(maker=link.created_by, learner=user):
-            raise LinkUnusable("revoked")
-        _password_link_current_or_raise(link, user)  # changed, or logged in, meanwhile
+        # Checked again on the locked row: made staff, its password changed or logged in
+        # between the lookup and the lock (PostgreSQL runs the two apart; red teams 24
+        # and 25).
+        if reason := password_link_ended(link, user):
+            raise LinkUnusable(reason)
         user.set_password(password)
         user.save(update_fields=["password"])
         link.used_at = timezone.now()
