@@ -25,7 +25,7 @@ from portal.admin import BoundedIdsAdminMixin, ChangelistInputMixin, ReadOnlyAdm
 from progress.models import Attempt, Regrade
 from quizzes.grading import mention_label
 
-from .models import Cohort
+from .models import Cohort, memberships
 from .scope import CohortScopedAdminMixin, TaughtCohortFilter
 from .to_check import doubt_words
 
@@ -131,7 +131,10 @@ class AttemptAdmin(
         """The page links to the learner's attempts in each cohort the viewer teaches them
         in (walk 35): the override and the other attempts are there, not here."""
         attempt = self.get_object(request, unquote(object_id))  # another's: a 404
-        cohorts = Cohort.objects.taught_by(request.user).filter(learners=attempt.learner_id)
+        # As every figure counts learners (memberships): a staff account or a superuser
+        # among a cohort's learners has no drill-down there.
+        counted = memberships(user_id=attempt.learner_id).values("cohort_id")
+        cohorts = Cohort.objects.taught_by(request.user).filter(pk__in=counted)
         pages = [
             (
                 reverse("admin:teaching_cohort_learner", args=[cohort.pk, attempt.learner_id])
@@ -139,7 +142,7 @@ class AttemptAdmin(
                 _("%(learner)s in %(cohort)s")
                 % {"learner": attempt.learner.get_username(), "cohort": cohort.name},
             )
-            for cohort in ([] if attempt.learner.is_staff else cohorts)
+            for cohort in cohorts
         ]
         context = {**(extra_context or {}), "learner_pages": pages}
         return super().change_view(request, object_id, form_url, context)

@@ -137,6 +137,18 @@ def test_an_attempts_page_leads_to_where_its_verdict_is_acted_on(client, instruc
     assert "Not taught" not in html
 
 
+def test_a_superusers_attempt_leads_to_no_drill_down(admin_client, seeds_imported):
+    """A superuser listed among a cohort's learners is no learner (red team 25): her
+    attempt's page offered a link to a drill-down that answers 404."""
+    boss = UserFactory(username="bossy", is_staff=False, is_superuser=True)
+    Cohort.objects.create(name="Taught").learners.add(boss)
+    attempt = answer(boss, "q-19-02", text="three standard deviations over the moving avg")
+
+    html = admin_client.get(f"/admin/progress/attempt/{attempt.pk}/change/").content.decode()
+
+    assert "results/learner/" not in html and "bossy in Taught" not in html
+
+
 @pytest.mark.parametrize("count", [1, 5])
 def test_the_attempts_list_reads_a_fixed_number_of_queries(
     client, instructor, ana, django_assert_num_queries, count
