@@ -40,7 +40,7 @@ from .forms import VerdictOverrideForm, seen_entry
 from .item_analysis import min_learners
 from .key_proposal import key_change_note, key_proposal
 from .memory_admin import CohortMemoryAdminMixin
-from .models import Cohort
+from .models import LEARNER, Cohort
 from .scope import HiddenObjectAdminMixin, learners_taught
 from .selectors import MODES, cohort_learner_ids, cohort_results, learner_attempts, learners_counted
 from .selectors.cohort import attempt_page
@@ -94,7 +94,7 @@ class CohortAdmin(
         form = super().get_form(request, obj, change=change, **kwargs)
         field = form.base_fields.get("learners")
         if field is not None:
-            offered = Q(is_staff=False, is_superuser=False)
+            offered = Q(**LEARNER)
             if obj is not None:
                 offered |= Q(pk__in=obj.learners.values("pk"))
             field.queryset = field.queryset.filter(offered)

@@ -56,7 +56,12 @@ class Cohort(models.Model):
     def counted_learners(self):
         """The cohort's learners as every figure, list and regrade counts them (see
         `memberships`)."""
-        return self.learners.filter(is_staff=False, is_superuser=False)
+        return self.learners.filter(**LEARNER)
+
+
+# Who among a cohort's learners counts as one (see `memberships`): one rule for the
+# cohort's users, its membership rows and the learners' picker.
+LEARNER = {"is_staff": False, "is_superuser": False}
 
 
 def memberships(**where):
@@ -65,7 +70,7 @@ def memberships(**where):
     trying the quizzes, a learner promoted to teach another cohort) are left out of
     every figure, list and regrade, and of what an instructor may read (red teams 10
     and 19); so are superusers, staff status ticked or not (red team 25)."""
-    learners = {"user__is_staff": False, "user__is_superuser": False}
+    learners = {f"user__{field}": value for field, value in LEARNER.items()}  # a join
     return Cohort.learners.through.objects.filter(**learners, **where)
 
 
