@@ -15,6 +15,7 @@ from progress.enums import INSTRUCTOR_KINDS
 from progress.models import Attempt, Regrade, Verdict, verdict_newest
 from progress.selectors import QuestionState, checkable
 from quizzes.grading import DOUBTS
+from quizzes.models import Question
 
 from .models import Cohort
 from .selectors import cohort_learner_ids
@@ -70,11 +71,6 @@ def _unsure(cohort: Cohort):
     return _waiting().filter(learner_id__in=cohort_learner_ids(cohort))
 
 
-def to_check_count(*, cohort: Cohort) -> int:
-    """How many verdicts of the cohort wait for an instructor: one query."""
-    return _unsure(cohort).count()
-
-
 def to_check_counted():
     """An expression for a cohort queryset's `annotate`: how many of the cohort's
     verdicts wait for an instructor (a subquery per row, by the unsure attempts' index;
@@ -84,14 +80,33 @@ def to_check_counted():
     return Coalesce(Subquery(counted.values("n")), 0)
 
 
-def to_check(*, cohort: Cohort) -> tuple[list[ToCheck], int]:
-    """The cohort's provisional verdicts, newest first (at most SHOWN), and how many
-    there are in all. Three queries whatever their number: the count, the attempts
-    with their learner, question and revision, and their regrade entries."""
+@dataclass
+class Waiting:
+    """A question with verdicts waiting for an instructor, and how many."""
+
+    question: Question
+    count: int
+
+
+def to_check_questions(*, cohort: Cohort) -> list[Waiting]:
+    """The questions the cohort's provisional verdicts are at, in the course's order,
+    each with how many wait: two queries (the counts, the questions and their titles),
+    one when none wait."""
+    counts = dict(_unsure(cohort).order_by().values_list("question_id").annotate(n=Count("pk")))
+    if not counts:
+        return []
+    questions = Question.objects.filter(pk__in=counts).select_related("current_revision")
+    return [Waiting(question=q, count=counts[q.pk]) for q in questions]
+
+
+def to_check(*, cohort: Cohort, question: str | None = None) -> list[ToCheck]:
+    """The cohort's provisional verdicts, newest first (at most SHOWN); with `question`
+    (a code), those at that question only (how many wait: `to_check_questions`). Two
+    queries whatever their number: the attempts with their learner, question and
+    revision, and their regrade entries."""
     unsure = _unsure(cohort)
-    total = unsure.count()
-    if not total:
-        return [], 0
+    if question is not None:
+        unsure = unsure.filter(question__code=question)
     attempts = (
         unsure.select_related("learner", "question", "revision")
         .prefetch_related(Prefetch("regrades", queryset=Regrade.objects.select_related("revision")))
@@ -105,4 +120,4 @@ def to_check(*, cohort: Cohort) -> tuple[list[ToCheck], int]:
             verdict_entry=verdict_newest(attempt.regrades.all()),
         )
         items.append(ToCheck(attempt=attempt, state=state))
-    return items, total
+    return items

@@ -6,15 +6,32 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpResponseNotAllowed, HttpResponseRedirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils.http import urlencode
 from django.utils.translation import gettext_lazy as _
 
 from portal.http import posts_only
 from progress.models import Attempt
+from quizzes.models import Question
 
 from .forms import seen_entry
 from .models import Cohort
 from .services import verdict_confirm
-from .to_check import to_check, to_check_count
+from .to_check import to_check, to_check_questions
+
+# One character longer than any question's code: a longer value, cut to it, still matches
+# no question, and is not carried whole into a hidden field or an address.
+_CODE_CUT = Question._meta.get_field("code").max_length + 1
+
+
+def question_asked(data) -> str | None:
+    """The question code the list is narrowed to (`?question=`, or the field a row's
+    forms carry to come back to it), or None for every question."""
+    return (data.get("question") or "").strip()[:_CODE_CUT] or None
+
+
+def list_url(cohort: Cohort, question: str | None) -> str:
+    url = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
+    return f"{url}?{urlencode({'question': question})}" if question else url
 
 
 class CohortToCheckAdminMixin:
@@ -41,11 +58,14 @@ class CohortToCheckAdminMixin:
     def to_check_view(self, request, pk):
         """The cohort's verdicts the grader was unsure of, waiting for an instructor."""
         cohort = self._cohort(request, pk)
-        items, total = to_check(cohort=cohort)
+        question = question_asked(request.GET)
+        questions = self._questions_context(cohort, question)
+        # Nothing waits: no need to ask for the rows.
+        items = to_check(cohort=cohort, question=question) if questions["total"] else []
         context = {
             **self._context(request, cohort, _("To check: %(cohort)s") % {"cohort": cohort.name}),
+            **questions,
             "items": items,
-            "total": total,
             "shown": len(items),
             "can_override": self.has_override_permission(request),
         }
@@ -66,7 +86,8 @@ class CohortToCheckAdminMixin:
         cohort, attempt = self._checkable(request, pk, attempt_id)
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
-        back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
+        question = question_asked(request.POST)
+        back = list_url(cohort, question)
         # The standing entry the page showed: a regrade since may have turned the
         # verdict its button named.
         seen = seen_entry(request.POST)
@@ -74,7 +95,8 @@ class CohortToCheckAdminMixin:
             entry = verdict_confirm(attempt=attempt, by=request.user, seen=seen, request=request)
         except ValidationError as error:
             if request.htmx:
-                return self._row_done(request, cohort, attempt, "; ".join(error.messages), 409)
+                problem = "; ".join(error.messages)
+                return self._row_done(request, cohort, attempt, problem, question, 409)
             self.message_user(request, "; ".join(error.messages), messages.ERROR)
             return HttpResponseRedirect(back)
         message = _("Verdict on %(learner)s's answer at %(question)s confirmed: %(verdict)s.") % {
@@ -83,16 +105,17 @@ class CohortToCheckAdminMixin:
             "verdict": _("right") if entry.new_correct else _("wrong"),
         }
         if request.htmx:
-            return self._row_done(request, cohort, attempt, message)
+            return self._row_done(request, cohort, attempt, message, question)
         self.message_user(request, message, messages.SUCCESS)
         return HttpResponseRedirect(back)
 
-    def _row_done(self, request, cohort, attempt, message, status=200):
-        """A checked row saying what was done, and the list's count again (out of band)."""
-        total = to_check_count(cohort=cohort)
+    def _row_done(self, request, cohort, attempt, message, question, status=200):
+        """A checked row saying what was done, and the list's count and its questions
+        again (out of band)."""
+        context = self._questions_context(cohort, question)
         # The rows on the page stay as they were (this one checked): the count says how
         # many wait in all, not how many a reload would show ("shown" = all: no clause).
-        context = {"attempt": attempt, "message": message, "total": total, "shown": total}
+        context |= {"attempt": attempt, "message": message, "shown": context["total"]}
         return TemplateResponse(
             request, "admin/teaching/cohort/to_check.html#row-done", context, status=status
         )
@@ -102,5 +125,22 @@ class CohortToCheckAdminMixin:
         cohort, attempt = self._checkable(request, pk, attempt_id)
         if request.method != "POST":
             return HttpResponseNotAllowed(["POST"])
-        back = reverse("admin:teaching_cohort_to_check", args=[cohort.pk])
+        back = list_url(cohort, question_asked(request.POST))
         return self._override(request, cohort, attempt, back=back)  # its row is gone
+
+    @staticmethod
+    def _questions_context(cohort, question: str | None) -> dict:
+        """The questions verdicts wait at, for the list's links narrowing it to one;
+        the question it is narrowed to; how many wait in all, and in the list (at that
+        question, when narrowed)."""
+        questions = to_check_questions(cohort=cohort)
+        total_all = sum(w.count for w in questions)
+        if question is not None:
+            total = next((w.count for w in questions if w.question.code == question), 0)
+        return {
+            "list_url": list_url(cohort, None),
+            "questions": questions,
+            "question": question,
+            "total_all": total_all,
+            "total": total if question is not None else total_all,
+        }

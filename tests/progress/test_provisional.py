@@ -183,13 +183,13 @@ def test_a_regrade_by_a_sure_key_ends_the_provisional_mark_and_its_check(
     from django.core.management import call_command
 
     from teaching.models import Cohort
-    from teaching.to_check import to_check_count
+    from teaching.to_check import to_check_questions
 
     cohort = Cohort.objects.create(name="Spring")
     cohort.learners.add(learner)
     attempt = answer(learner, "q-10-03", text="it is not the identity, it passes unaltered")
     assert (attempt.correct, attempt.doubts) == (False, "negation")
-    assert to_check_count(cohort=cohort) == 1
+    assert [w.count for w in to_check_questions(cohort=cohort)] == [1]
     path = seeds_imported / "phase-10-init-norm-residuals.yaml"
     path.write_text(
         replace_line(
@@ -206,7 +206,7 @@ def test_a_regrade_by_a_sure_key_ends_the_provisional_mark_and_its_check(
     progress = " ".join(learner_client.get("/progress/").content.decode().split())
     assert attempt.doubts == ""
     assert "Right (regraded)" in progress and "provisional" not in progress
-    assert to_check_count(cohort=cohort) == 0
+    assert to_check_questions(cohort=cohort) == []
 
 
 def test_a_regrade_that_keeps_the_verdict_still_ends_an_unsure_mark(
@@ -219,7 +219,7 @@ def test_a_regrade_that_keeps_the_verdict_still_ends_an_unsure_mark(
     from django.core.management import call_command
 
     from teaching.models import Cohort
-    from teaching.to_check import to_check_count
+    from teaching.to_check import to_check_questions
 
     cohort = Cohort.objects.create(name="Spring")
     cohort.learners.add(learner)
@@ -243,7 +243,7 @@ def test_a_regrade_that_keeps_the_verdict_still_ends_an_unsure_mark(
     assert "1 unsure marks updated" in out.getvalue()
     assert attempt.doubts == "" and not attempt.regrades.exists()
     assert "provisional" not in progress
-    assert to_check_count(cohort=cohort) == 0
+    assert to_check_questions(cohort=cohort) == []
 
 
 def test_an_override_that_makes_a_card_is_no_practice(

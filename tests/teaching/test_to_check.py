@@ -20,7 +20,7 @@ from progress.models import Attempt, LearnerQuestion, Regrade
 from quizzes.models import Question
 from teaching.models import Cohort
 from teaching.services import regrade_apply, regrade_plan, verdict_confirm, verdict_override
-from teaching.to_check import to_check
+from teaching.to_check import to_check, to_check_questions
 from tests.factories import UserFactory, answer
 
 pytestmark = pytest.mark.django_db
@@ -56,8 +56,8 @@ def override_url(cohort, attempt):
 
 
 def listed(cohort):
-    items, total = to_check(cohort=cohort)
-    return [(i.attempt.learner.username, i.attempt.text) for i in items], total
+    total = sum(waiting.count for waiting in to_check_questions(cohort=cohort))
+    return [(i.attempt.learner.username, i.attempt.text) for i in to_check(cohort=cohort)], total
 
 
 def test_answer_stores_the_graders_doubts(cohort):
@@ -305,6 +305,7 @@ def test_confirm_with_htmx_answers_the_row_and_the_count(client, cohort, instruc
         '<td colspan="4" role="status" tabindex="-1" autofocus>'
         "Verdict on ana&#x27;s answer at q-10-03 confirmed: right.</td></tr> "
         '<p id="to-check-count" data-hx-swap-oob="true">1 verdict to check</p>'
+        '<div id="to-check-questions" data-hx-swap-oob="true"></div>'  # one question: no links
     )
     assert list(Regrade.objects.values_list("kind", "by__username")) == [("confirm", "teach")]
 
@@ -471,9 +472,9 @@ def test_to_check_runs_fixed_queries(client, cohort, instructor, django_assert_n
     client.force_login(instructor)
     client.get(to_check_url(cohort))  # the session's first request writes it
 
-    # session, user, cohort (with its learner count), permission checks, the count,
-    # the attempts, their regrade entries.
-    with django_assert_num_queries(8):
+    # session, user, cohort (with its learner count), permission checks, the counts by
+    # question, those questions, the attempts, their regrade entries.
+    with django_assert_num_queries(9):
         response = client.get(to_check_url(cohort))
 
     assert response.content.decode().count('<tr id="check-') == count
