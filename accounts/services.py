@@ -266,6 +266,11 @@ def password_link_create(*, learner, created_by, request=None) -> tuple[Password
     """A one-time link for `learner` to choose a new password, valid for a day; the
     links made for them before it stop working (the newest one handed over counts)."""
     with transaction.atomic():
+        # The learner's row locked first: of two links made at once (two instructors),
+        # the second waits for the first to commit, then ends it; each would otherwise
+        # miss the other's, and both would work.
+        users = get_user_model().objects.select_for_update()
+        users.filter(pk=learner.pk).values_list("pk", flat=True).first()
         PasswordLink.objects.usable().filter(user=learner).update(expires_at=timezone.now())
         link, raw = _link_create(
             PasswordLink,
