@@ -249,7 +249,12 @@ def links_end(*, links, by, request=None) -> int:
     model = links.model
     with transaction.atomic():
         usable = model.objects.usable().select_for_update().filter(pk__in=links.values("pk"))
-        ended = list(usable.select_related(None))
+        # Each link's cohort or learner read for all at once, after the lock (FOR UPDATE
+        # cannot join an invite's cohort, which may be none).
+        named = usable.select_related(None).prefetch_related(
+            "cohort" if model is Invite else "user"
+        )
+        ended = list(named)
         model.objects.filter(pk__in=[link.pk for link in ended]).update(expires_at=timezone.now())
         for link in ended:
             if model is Invite:

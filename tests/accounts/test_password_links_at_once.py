@@ -43,3 +43,31 @@ def test_two_links_made_at_once_leave_one_usable(monkeypatch):
     # Without the lock, each missed the other's uncommitted link: both stayed usable
     # (PostgreSQL; SQLite's immediate transactions queued them anyway).
     assert PasswordLink.objects.usable().filter(user=learner).count() == 1
+
+
+@pytest.mark.parametrize("model", ["invite", "password link"])
+def test_ending_links_reads_their_names_at_once(model):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from accounts.models import Invite
+    from teaching.models import Cohort
+
+    by = UserFactory(username="root", is_staff=True, is_superuser=True)
+
+    def queries_to_end(count: int) -> int:
+        for n in range(count):
+            if model == "invite":
+                services.invite_create(
+                    created_by=by, cohort=Cohort.objects.create(name=f"C{count}-{n}")
+                )
+            else:
+                services.password_link_create(learner=UserFactory(), created_by=by)
+        links = (Invite if model == "invite" else PasswordLink).objects.usable()
+        with CaptureQueriesContext(connection) as run:
+            assert services.links_end(links=links, by=by) == count
+        return len(run)
+
+    # One more link is one more audit event, and nothing else: its cohort's or learner's
+    # name came with the others' (it was a query a link).
+    assert queries_to_end(3) - queries_to_end(1) == 2
