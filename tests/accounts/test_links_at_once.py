@@ -1,5 +1,6 @@
-"""Two new-password links made for one learner at once (two instructors, two tabs): the
-newer ends the older, as one after the other, so only one link handed over works."""
+"""Links made and ended together: two new-password links made for one learner at once
+(two instructors, two tabs) leave one usable, as one after the other would; links ended
+together read their names in one query."""
 
 import contextlib
 import threading
