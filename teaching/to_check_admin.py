@@ -13,6 +13,7 @@ from portal.http import posts_only
 from progress.models import Attempt
 from quizzes.models import Question
 
+from .agreement import grader_agreement
 from .forms import seen_entry
 from .models import Cohort
 from .services import verdict_confirm
@@ -68,6 +69,7 @@ class CohortToCheckAdminMixin:
             "items": items,
             "shown": len(items),
             "can_override": self.has_override_permission(request),
+            "agreement": grader_agreement(cohort=cohort),
         }
         return TemplateResponse(request, "admin/teaching/cohort/to_check.html", context)
 

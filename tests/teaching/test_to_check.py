@@ -473,8 +473,9 @@ def test_to_check_runs_fixed_queries(client, cohort, instructor, django_assert_n
     client.get(to_check_url(cohort))  # the session's first request writes it
 
     # session, user, cohort (with its learner count), permission checks, the counts by
-    # question, those questions, the attempts, their regrade entries.
-    with django_assert_num_queries(9):
+    # question, those questions, the attempts, their regrade entries, the instructors'
+    # entries (none: the grader's agreement has no questions to read).
+    with django_assert_num_queries(10):
         response = client.get(to_check_url(cohort))
 
     assert response.content.decode().count('<tr id="check-') == count
