@@ -29,6 +29,15 @@ def instructor(db):
 
 
 @pytest.fixture
+def cohort(seeds_imported, instructor):
+    """Spring, taught by the instructor, no learners yet (files whose cohort holds some
+    define their own)."""
+    cohort = Cohort.objects.create(name="Spring")
+    cohort.instructors.add(instructor)
+    return cohort
+
+
+@pytest.fixture
 def world(seeds_imported, instructor):
     """ana right once; bea wrong once (a card); cy's card reviewed three times (wrong,
     then right on two due days: learned); dot right, then her first answer regraded

@@ -9,26 +9,9 @@ from teaching.agreement import grader_agreement
 from teaching.models import Cohort
 from teaching.services import verdict_confirm, verdict_override
 from tests.factories import UserFactory, answer
+from tests.teaching.unsure import NEGATED, SHORT, SURE, TYPO, learner_in
 
 pytestmark = pytest.mark.django_db
-
-TYPO = "the residual keeps an identty path"  # q-10-03: right only through a typo
-NEGATED = "it is not the identity"  # q-10-03: wrong only because of the negation
-SHORT = "the rare token gets a huge gradient"  # q-19-05: a mention short
-SURE = "keeps the identity path"  # q-10-03: right, no doubt
-
-
-@pytest.fixture
-def cohort(seeds_imported, instructor):
-    cohort = Cohort.objects.create(name="Spring")
-    cohort.instructors.add(instructor)
-    return cohort
-
-
-def learner_in(cohort, username):
-    user = UserFactory(username=username)
-    cohort.learners.add(user)
-    return user
 
 
 def figures(cohort):

@@ -22,25 +22,9 @@ from teaching.models import Cohort
 from teaching.services import regrade_apply, regrade_plan, verdict_confirm, verdict_override
 from teaching.to_check import to_check, to_check_questions
 from tests.factories import UserFactory, answer
+from tests.teaching.unsure import NEGATED, SURE, TYPO, learner_in
 
 pytestmark = pytest.mark.django_db
-
-TYPO = "the residual keeps an identty path"  # right only through a typo
-NEGATED = "it is not the identity"  # wrong only because of the negation
-SURE = "keeps the identity path"  # right, no doubt
-
-
-@pytest.fixture
-def cohort(seeds_imported, instructor):
-    cohort = Cohort.objects.create(name="Spring")
-    cohort.instructors.add(instructor)
-    return cohort
-
-
-def learner_in(cohort, username):
-    user = UserFactory(username=username)
-    cohort.learners.add(user)
-    return user
 
 
 def to_check_url(cohort):

@@ -7,28 +7,12 @@ import re
 import pytest
 
 from progress.models import Regrade
-from teaching.models import Cohort
-from tests.factories import UserFactory, answer
+from tests.factories import answer
+from tests.teaching.unsure import NEGATED, SHORT, TYPO, learner_in
 
 pytestmark = pytest.mark.django_db
 
 PRE_LN = "Why does Pre-LN allow training without warmup?"  # q-10-03's title
-TYPO = "the residual keeps an identty path"  # q-10-03: right only through a typo
-NEGATED = "it is not the identity"  # q-10-03: wrong only because of the negation
-SHORT = "the rare token gets a huge gradient"  # q-19-05: a mention short
-
-
-@pytest.fixture
-def cohort(seeds_imported, instructor):
-    cohort = Cohort.objects.create(name="Spring")
-    cohort.instructors.add(instructor)
-    return cohort
-
-
-def learner_in(cohort, username):
-    user = UserFactory(username=username)
-    cohort.learners.add(user)
-    return user
 
 
 def list_url(cohort, question=None):
