@@ -26,8 +26,10 @@ _CODE_CUT = Question._meta.get_field("code").max_length + 1
 
 def question_asked(data) -> str | None:
     """The question code the list is narrowed to (`?question=`, or the field a row's
-    forms carry to come back to it), or None for every question."""
-    return (data.get("question") or "").strip()[:_CODE_CUT] or None
+    forms carry to come back to it), or None for every question (also for a value with
+    a NUL, which no code holds and no address takes: UnreadableRequestMiddleware)."""
+    code = (data.get("question") or "").strip()[:_CODE_CUT]
+    return code if code and "\x00" not in code else None
 
 
 def list_url(cohort: Cohort, question: str | None) -> str:

@@ -164,3 +164,14 @@ def test_the_links_speak_spanish(client, cohort, instructor, waiting):
     assert "q-19-05 · Mecanismo de concentración de cola larga (1)" in html
     html = flat(client.get(list_url(cohort, "q-10-01")))
     assert "Nada por revisar en esta pregunta." in html
+
+
+def test_a_question_field_with_a_nul_comes_back_to_every_question(client, cohort, instructor):
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=NEGATED)
+    client.force_login(instructor)
+
+    response = client.post(confirm_url(cohort, attempt), {"seen": 0, "question": "q-10\x0003"})
+
+    # Not an address that answers 400 (a NUL in a query) after the confirm was recorded.
+    assert (response.status_code, response["Location"]) == (302, list_url(cohort))
+    assert Regrade.objects.filter(kind="confirm").count() == 1
