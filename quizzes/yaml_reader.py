@@ -48,12 +48,15 @@ class Refused(yaml.constructor.ConstructorError):
     """Readable YAML that a quiz file may still not contain; its message stands alone."""
 
 
+# A node's properties: an anchor, maybe after a tag (`!!str &name text`).
+_ANCHOR = re.compile(r"(?:!\S*\s+)?&")
+
 # libyaml's parser is some twenty times faster than PyYAML's own, and caps nesting depth.
 _BaseLoader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 class _QuizLoader(_BaseLoader):
-    """Safe loading, plus: no aliases (nothing can expand), duplicate keys refused,
+    """Safe loading, plus: no anchors or aliases (nothing can expand), duplicate keys refused,
     a NUL in a text refused, numbers bounded, and line numbers kept on every mapping and
     sequence. libyaml composes the nodes; one recursive pass here builds the values,
     which is about twice as fast as PyYAML's generic constructor with its bookkeeping."""
@@ -86,8 +89,13 @@ class _QuizLoader(_BaseLoader):
 
     def _build(self, node):
         # The composer resolves an alias to the node it names, so meeting a node a
-        # second time means an alias.
-        if id(node) in self._seen:
+        # second time means an alias. An anchor alone expands nothing, but `en: &mut T`
+        # is the text "T": a node's start is its properties, so one starting with an
+        # anchor (after a tag, maybe) is refused too, as the format says.
+        if id(node) in self._seen or (
+            self._lines is not None
+            and _ANCHOR.match(self._lines[node.start_mark.line], node.start_mark.column)
+        ):
             raise yaml.constructor.ConstructorError(
                 None, None, "anchors and aliases are not allowed in quiz files", node.start_mark
             )

@@ -246,6 +246,15 @@ CASES = {
         None,
         "anchors and aliases are not allowed in quiz files",
     ),
+    # An anchor no alias repeats expanded nothing, but it was taken out of the text
+    # without a word: `en: &mut T is a borrow` is the text "T is a borrow" (docs audit 2).
+    "anchor alone": (
+        "    title: {en: Say identity}\n",
+        "    title: {en: &mut Say identity}\n",
+        31,
+        None,
+        "anchors and aliases are not allowed in quiz files",
+    ),
     "not YAML": ("title: {en: Pick B}", "title: {en: Pick B", 9, None, "not valid YAML"),
     "pass_mentions out of range": (
         "      - [identity, identidad]\n",

@@ -32,6 +32,7 @@ LOADER_ONLY = {
     "rejected mention that reads as nothing",
     "duplicate key",  # plain YAML readers keep the last value silently
     "alias",  # plain YAML readers expand it
+    "anchor alone",  # plain YAML readers drop it from the text
 }
 # Bad files that are not YAML a schema could be applied to.
 UNREADABLE = {"object-constructing tag", "not YAML"}
