@@ -143,8 +143,9 @@ def _checked(plan: RegradePlan, attempt: Attempt, revision: QuestionRevision) ->
 
 def grader_regrade_plan(*, questions=None, learners=None) -> RegradePlan:
     """Plan a regrade of free answers graded by an older matcher
-    (`grader_version` < GRADER_VERSION), each against its own revision's key, so only
-    the matcher's change shows; `questions` and `learners` (ids; None: everyone) limit
+    (`grader_version` < GRADER_VERSION), each against the key its verdict stands on
+    (its own revision's, or the newer one a regrade graded it by), so only the matcher's
+    change shows; `questions` and `learners` (ids; None: everyone) limit
     it. Reads only."""
     plan = RegradePlan(records_checks=False)
     attempts = (

@@ -1,5 +1,5 @@
 """Re-grading free answers that an older matcher graded: on request, dry run first,
-each against its own revision's key, recorded as regrade entries."""
+each against the key its verdict stands on, recorded as regrade entries."""
 
 from io import StringIO
 
