@@ -273,8 +273,9 @@ WHITENOISE_AUTOREFRESH = DEBUG
 # Where the quiz YAML lives; `import_quizzes` and `export_mirrors` read it by default.
 QUIZ_DATA_DIR = BASE_DIR / "data" / "quizzes"
 QUIZ_MIRROR_DIR = BASE_DIR / "docs" / "quizzes"
-# How the importer's dry run counts the attempts an edit touches, without the quizzes
-# app knowing about learners: a dotted path to a function(revision_ids) -> {id: count}.
+# How the importer's report (a dry run's and an import's) counts the attempts on each
+# changed question's revisions, without the quizzes app knowing about learners: a dotted
+# path to a function(revision_ids) -> {id: count}.
 QUIZ_ATTEMPT_COUNTER = "progress.selectors.attempt_counts_for_revisions"
 
 LOGGING = {

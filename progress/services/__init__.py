@@ -1,6 +1,8 @@
 """Writes for progress, by concern: submitting (`submission`), storing an attempt
 (`attempts`), the standings and counts it moves (`standings`), counting them again
-(`recounts`), drafts (`drafts`). Every public name is importable from here."""
+(`recounts`), drafts (`drafts`), and, for submitting, the answer pace (`pace`) and how a
+refused answer is told (`refusals`). What the views and the other apps call is
+importable from here."""
 
 from .attempts import (
     answer_pattern,

@@ -17,7 +17,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--if-no-accounts",
             action="store_true",
-            help="Print nothing and succeed when accounts exist (used by `make run`).",
+            help="Print nothing and succeed when accounts exist (used by `manage.py prepare`, "
+            "which `make run` and `make serve` run).",
         )
 
     def handle(self, *args, **options):
