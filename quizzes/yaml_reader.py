@@ -65,6 +65,8 @@ class _QuizLoader(_BaseLoader):
         super().__init__(stream)
         # As YAML counts lines: \n, \r\n, a lone \r, NEL, LS and PS each end one.
         self._lines = stream.splitlines() if isinstance(stream, str) else None
+        # Only a file with an ampersand can hold an anchor: the others skip the check.
+        self._anchors = self._lines is not None and "&" in stream
 
     def construct_document(self, node):
         self._seen: set[int] = set()
@@ -93,7 +95,7 @@ class _QuizLoader(_BaseLoader):
         # is the text "T": a node's start is its properties, so one starting with an
         # anchor (after a tag, maybe) is refused too, as the format says.
         if id(node) in self._seen or (
-            self._lines is not None
+            self._anchors
             and _ANCHOR.match(self._lines[node.start_mark.line], node.start_mark.column)
         ):
             raise yaml.constructor.ConstructorError(
