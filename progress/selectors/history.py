@@ -43,7 +43,8 @@ def attempt_history(*, learner, limit: int = HISTORY_LIMIT) -> list[Attempt]:
 
 
 def attempt_counts_for_revisions(revision_ids) -> dict[int, int]:
-    """Attempts per revision; the importer's dry run shows what an edit touches."""
+    """Attempts per revision, for the import's report (a dry run's too) of what an edit
+    touches (settings.QUIZ_ATTEMPT_COUNTER)."""
     return dict(
         Attempt.objects.filter(revision_id__in=list(revision_ids))
         .order_by()
