@@ -115,7 +115,7 @@ class _QuizLoader(_BaseLoader):
         if tag == _INT:
             return _checked_int(self, node)
         if tag in _SCALARS:
-            return self.yaml_constructors[tag](self, node)
+            return _checked_scalar(self, node)
         # Python objects, sets, ordered maps, unknown tags: not in a quiz file.
         return self.construct_undefined(node)
 
@@ -177,6 +177,24 @@ def _checked_int(loader: _QuizLoader, node):
             node.start_mark,
         )
     return value
+
+
+def _checked_scalar(loader: _QuizLoader, node):
+    """A null, boolean, float, binary or date, as YAML reads it. A value its reader
+    fails on was a traceback, no line named (red team 26): a plain `2001-02-30`, which
+    YAML takes for a date that does not exist, `!!float abc`, `!!bool maybe`."""
+    try:
+        return loader.yaml_constructors[node.tag](loader, node)
+    except (ValueError, KeyError, AttributeError, TypeError, OverflowError):
+        kind, mark = node.tag.rsplit(":", 1)[-1], node.start_mark
+        tagged = (loader._lines or [""] * (mark.line + 1))[mark.line][mark.column :][:1] == "!"
+        reason = f"{quoted(node.value)} cannot be read as the YAML tag !!{kind} says"
+        if kind == "timestamp" and not tagged:  # the mark is the tag's, when written
+            reason = (
+                f"{quoted(node.value)} is read by YAML as a date, and there is no such "
+                "date: put it in quotes to keep it as text"
+            )
+        raise Refused(None, None, reason, mark) from None
 
 
 # YAML 1.1 reads a plain integer that starts with 0 as octal.

@@ -104,6 +104,37 @@ def test_import_control_character_refused_with_its_line(
 
 
 @pytest.mark.parametrize(
+    ("old", "new", "line", "said"),
+    [
+        (
+            "title: {en: Pick B}",
+            "title: {en: 2001-02-30}",
+            8,
+            "q-01-01: '2001-02-30' is read by YAML as a date, and there is no such date: "
+            "put it in quotes to keep it as text",
+        ),
+        ("slug: basics", "slug: !!timestamp 2001-13-45", 3, "'2001-13-45' cannot be read "),
+        ("slug: basics", "slug: !!float abc", 3, "'abc' cannot be read as the YAML tag !!float"),
+        ("slug: basics", "slug: !!bool maybe", 3, "'maybe' cannot be read as the YAML tag !!bool"),
+    ],
+    ids=["impossible-date", "tagged-date", "tagged-float", "tagged-bool"],
+)
+def test_a_value_yaml_cannot_read_as_its_type_is_refused_with_its_line(
+    imported, write_quiz, old, new, line, said
+):
+    """A plain `2001-02-30` is a date to YAML, one that does not exist, and a tagged value
+    its tag cannot read (`!!float abc`): the import (and `make run`, which imports) ended
+    in a traceback naming no file or line (red team 26)."""
+    assert MINIMAL.splitlines()[line - 1].endswith(old)
+
+    errors = refuse(write_quiz(MINIMAL.replace(old, new, 1)))
+
+    assert len(errors) == 1
+    assert errors[0].split(":", 1)[1].startswith(f"{line}: {said}")
+    assert db_snapshot() == imported
+
+
+@pytest.mark.parametrize(
     ("alternative", "shown"),
     [
         ("iden\\u200btity", "U+200B ZERO WIDTH SPACE"),
