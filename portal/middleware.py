@@ -40,31 +40,40 @@ def _address(text: str):
 
 
 class TrustedProxyMiddleware:
-    """Behind the proxies named in TRUSTED_PROXIES, REMOTE_ADDR becomes the client's
-    address: the nearest X-Forwarded-For entry that is not one of our proxies. Anything
-    further left was written by the client and could be forged, so it is never read.
-    Without trusted proxies, X-Forwarded-For is ignored altogether.
+    """Behind the proxies named in TRUSTED_PROXIES, or, with none named, behind a proxy
+    on this machine (gunicorn on 127.0.0.1, `make serve`'s default), REMOTE_ADDR
+    becomes the client's address: the nearest X-Forwarded-For entry that is not one of
+    our proxies. Anything further left was written by the client and could be forged,
+    so it is never read. From anyone else X-Forwarded-For is ignored: a client reaching
+    gunicorn directly could name any address. Read as the proxy's own address, every
+    client of a proxy on this machine was 127.0.0.1 to the login throttle (red team 26):
+    30 failed logins by anyone held every login but a known device's, 5 held an account
+    by name, and the audit log named no one's address.
 
     X-Forwarded-Proto (production's SECURE_PROXY_SSL_HEADER: "this came over https") is
-    believed from a trusted proxy, or, with none named, from this machine (gunicorn on
-    127.0.0.1 behind a proxy on the same host, `make serve`'s default). From anyone else
-    it is dropped: a client reaching gunicorn directly would otherwise pass plain HTTP
-    off as HTTPS, skipping the redirect and getting Secure cookies over plain HTTP."""
+    believed from the same proxies. From anyone else it is dropped: a client reaching
+    gunicorn directly would otherwise pass plain HTTP off as HTTPS, skipping the
+    redirect and getting Secure cookies over plain HTTP."""
 
     def __init__(self, get_response):
         self.get_response = get_response
         self.trusted = _networks(settings.TRUSTED_PROXIES)
 
     def _is_trusted(self, address) -> bool:
-        return address is not None and any(address in network for network in self.trusted)
+        """One of our proxies: a trusted one, or, with none named, one on this machine."""
+        if address is None:
+            return False
+        if not self.trusted:
+            return address.is_loopback
+        return any(address in network for network in self.trusted)
 
     def __call__(self, request):
         peer = _address(request.META.get("REMOTE_ADDR", ""))
-        proxied = self._is_trusted(peer) if self.trusted else bool(peer and peer.is_loopback)
+        proxied = self._is_trusted(peer)
         if not proxied:
             request.META.pop("HTTP_X_FORWARDED_PROTO", None)
         forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-        if self.trusted and forwarded and self._is_trusted(peer):
+        if forwarded and proxied:
             for entry in reversed(forwarded.split(",")):
                 address = _address(entry)
                 if address is None:

@@ -230,6 +230,34 @@ def test_login_one_address_trying_many_usernames_is_held_before_the_hasher(monke
     assert login(owner, "ana", address="203.0.113.50").status_code == 302
 
 
+def test_login_clients_of_a_proxy_on_this_machine_are_counted_apart(client, settings):
+    """gunicorn on 127.0.0.1 behind a proxy on the same host (`make serve` as
+    docs/deploying.md sets it up: the proxy adds X-Forwarded-For, no
+    DJANGO_TRUSTED_PROXIES): each client counts by its own address. Counted as the
+    proxy's 127.0.0.1, 5 failed logins by anyone held an account by name, and 30 over
+    made-up usernames held every login but a known device's (red team 26)."""
+    settings.TRUSTED_PROXIES = []
+    UserFactory(username="ana")
+
+    def via_proxy(browser, username, password, address):
+        return browser.post(
+            "/login/",
+            {"username": username, "password": password},
+            REMOTE_ADDR="127.0.0.1",
+            HTTP_X_FORWARDED_FOR=address,
+        )
+
+    for _ in range(5):
+        via_proxy(client, "ana", "wrong", "203.0.113.66")
+    for n in range(30):
+        via_proxy(client, f"made-up-{n}", "wrong", "198.51.100.1, 203.0.113.66")
+    guesser = via_proxy(client, "ana", PASSWORD, "203.0.113.66")
+    owner = via_proxy(Client(), "ana", PASSWORD, "198.51.100.7")
+
+    assert "Too many failed logins" in guesser.content.decode()
+    assert owner.status_code == 302
+
+
 def test_login_success_gives_the_address_key_its_try_back(client):
     UserFactory(username="ana")
     login(client, "bob", "wrong", address="203.0.113.60")

@@ -150,6 +150,38 @@ def test_audit_records_the_client_behind_a_trusted_proxy(
     assert AuditEvent.objects.get(kind=AuditKind.LOGIN_FAILED).ip_address == recorded
 
 
+@pytest.mark.parametrize(
+    ("peer", "forwarded", "recorded"),
+    [
+        ("127.0.0.1", "203.0.113.9", "203.0.113.9"),  # nginx's $proxy_add_x_forwarded_for
+        ("127.0.0.1", "198.51.100.1, 203.0.113.9", "203.0.113.9"),  # the left is the client's
+        ("::1", "203.0.113.9, 127.0.0.1", "203.0.113.9"),  # two proxies on this machine
+        ("10.0.0.5", "203.0.113.9", "10.0.0.5"),  # not this machine: anyone could send it
+    ],
+)
+def test_audit_records_the_client_behind_a_proxy_on_this_machine(
+    client, settings, peer, forwarded, recorded
+):
+    """With no DJANGO_TRUSTED_PROXIES, a proxy on this machine (`make serve`'s gunicorn
+    on 127.0.0.1) is believed, as its X-Forwarded-Proto is: every client was recorded
+    as 127.0.0.1 (red team 26)."""
+    from audit.enums import AuditKind
+    from audit.models import AuditEvent
+    from tests.factories import UserFactory
+
+    settings.TRUSTED_PROXIES = []
+    UserFactory(username="ana")
+
+    client.post(
+        "/login/",
+        {"username": "ana", "password": "wrong"},
+        REMOTE_ADDR=peer,
+        HTTP_X_FORWARDED_FOR=forwarded,
+    )
+
+    assert AuditEvent.objects.get(kind=AuditKind.LOGIN_FAILED).ip_address == recorded
+
+
 def test_forwarded_for_is_ignored_without_trusted_proxies(client):
     from audit.enums import AuditKind
     from audit.models import AuditEvent
