@@ -167,15 +167,12 @@ def _checked_int(loader: _QuizLoader, node):
     if _OCTAL.match(written):
         # "phase: 010" was phase 8, and the error that followed named a phase 8 no one
         # wrote (red team 21).
-        decimal = written.lstrip("+-").lstrip("0_").replace("_", "") or "0"
-        raise Refused(
-            None,
-            None,
-            f"{shortened(written)} is read by YAML as an octal number ({value}): "
-            f"write {'-' if written.startswith('-') else ''}{shortened(decimal)}, "
-            "without the leading zero",
-            node.start_mark,
+        decimal = ("-" if written.startswith("-") else "") + (
+            written.lstrip("+-").lstrip("0_").replace("_", "") or "0"
         )
+        octal = f"{shortened(written)} is read by YAML as an octal number ({value})"
+        reason = f"{octal}: write {shortened(decimal)}, without the leading zero"
+        raise Refused(None, None, reason, node.start_mark)
     return value
 
 
