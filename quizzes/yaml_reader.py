@@ -163,15 +163,16 @@ def _checked_int(loader: _QuizLoader, node):
         raise yaml.constructor.ConstructorError(
             None, None, "a number is too large", node.start_mark
         )
-    written = node.value
-    if _OCTAL.match(written):
-        # "phase: 010" was phase 8, and the error that followed named a phase 8 no one
-        # wrote (red team 21).
-        decimal = ("-" if written.startswith("-") else "") + (
-            written.lstrip("+-").lstrip("0_").replace("_", "") or "0"
-        )
-        octal = f"{shortened(written)} is read by YAML as an octal number ({value})"
-        reason = f"{octal}: write {shortened(decimal)}, without the leading zero"
+    # YAML 1.1 reads "phase: 010" as 8 (the error that followed named a phase 8 no one
+    # wrote, red team 21) and "1:30" as 90, a ratio or a time (red team 26).
+    written, read = node.value, f"{shortened(node.value)} is read by YAML as"
+    if ":" in written:
+        reason = f"{read} a base-60 number ({value}): write {value}, or put it in quotes"
+        raise Refused(None, None, reason, node.start_mark)
+    if re.match(r"[-+]?0[0-7_]+\Z", written):
+        decimal = written.lstrip("+-").lstrip("0_").replace("_", "") or "0"
+        decimal = shortened(("-" if written.startswith("-") else "") + decimal)
+        reason = f"{read} an octal number ({value}): write {decimal}, without the leading zero"
         raise Refused(None, None, reason, node.start_mark)
     return value
 
@@ -192,10 +193,6 @@ def _checked_scalar(loader: _QuizLoader, node):
                 "date: put it in quotes to keep it as text"
             )
         raise Refused(None, None, reason, mark) from None
-
-
-# YAML 1.1 reads a plain integer that starts with 0 as octal.
-_OCTAL = re.compile(r"[-+]?0[0-7_]+\Z")
 
 
 # Control characters a double-quoted escape can write ("\e", "\x9b", "\N"): a box on a

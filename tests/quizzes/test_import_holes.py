@@ -369,3 +369,17 @@ def test_a_number_with_a_leading_zero_is_refused_for_what_yaml_reads(
 
     assert [error.split(": ", 1)[1] for error in errors] == [said]
     assert db_snapshot() == imported
+
+
+def test_a_number_with_a_colon_is_refused_for_what_yaml_reads(imported, write_quiz):
+    """YAML 1.1 reads 1:30 as a base-60 number, 90: a numeric answer written as a ratio
+    or a time ("answer: 1:30") imported as 90 without a word (red team 26); "phase: 1:00"
+    was refused as "phase 60", a phase no one wrote."""
+    text = MINIMAL.replace("phase: 1", "phase: 1:00", 1)
+
+    errors = refuse(write_quiz(text))
+
+    assert [error.split(": ", 1)[1] for error in errors] == [
+        "1:00 is read by YAML as a base-60 number (60): write 60, or put it in quotes"
+    ]
+    assert db_snapshot() == imported
