@@ -111,7 +111,7 @@ class AttemptAdmin(
             return ", ".join(attempt.keys)
         # In the language of the pages it was answered on, for a screen reader's voice.
         return format_html(
-            '<span class="answer-text" lang="{}">{}</span>',
+            '<span class="answer-text" lang="{}" dir="auto">{}</span>',
             attempt.language,
             linebreaksbr(attempt.text),
         )

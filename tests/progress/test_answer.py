@@ -114,7 +114,7 @@ def test_same_form_resent_without_javascript_with_another_answer_is_not_dropped(
     page = learner_client.get(second.url).content.decode()
     assert "This form had already been sent with another answer" in page
     assert ">\nmy second, better answer</textarea>" in page
-    assert "The answer that stands, graded right: <q>the identity path</q>" in " ".join(
+    assert 'The answer that stands, graded right: <q dir="auto">the identity path</q>' in " ".join(
         page.split()
     )
     assert Attempt.objects.count() == 1

@@ -98,7 +98,10 @@ def test_an_answer_from_a_tab_overtaken_by_another_is_sent_back_not_stored_over_
     assert "You answered this question in another tab or window" in html
     assert ">\nno idea, something about layers</textarea>" in html
     # The answer that stands is shown beside it, with its verdict.
-    standing = "The answer that stands, graded right: <q>the identity path carries the gradient</q>"
+    standing = (
+        "The answer that stands, graded right: "
+        '<q dir="auto">the identity path carries the gradient</q>'
+    )
     assert standing in " ".join(html.split())
     assert Attempt.objects.count() == 1
     assert Draft.objects.get(learner=learner).answer["text"] == "no idea, something about layers"
@@ -352,7 +355,7 @@ def test_an_overtaken_choice_form_shows_the_picks_that_stand(
     # Inside the alert, so that a screen reader reads it with the message.
     alert = html[html.index('role="alert"') :]
     alert = alert[: alert.index("</p>")]
-    assert "The answer that stands, graded right: <q>B</q>" in alert
+    assert 'The answer that stands, graded right: <q dir="auto">B</q>' in alert
     assert 'value="A" id="q-10-01-A" checked' in html
 
 

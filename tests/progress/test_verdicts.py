@@ -101,7 +101,7 @@ def test_a_kept_answer_still_shows_the_instructors_verdict_on_the_last_one(
     card = question_card(html, "q-10-03")
 
     assert "> a second try, kept</textarea>" in card
-    assert "The answer that stands, graded right: <q>no idea at all</q>" in card
+    assert 'The answer that stands, graded right: <q dir="auto">no idea at all</q>' in card
     assert "Marked right by your instructor on " in card and "“<bdi>right idea</bdi>”" in card
 
 
@@ -248,7 +248,7 @@ def test_a_refused_answer_again_still_shows_the_verdict_that_stands(
     card = card[: card.index('id="q-10-04"')] if 'id="q-10-04"' in card else card
 
     assert "The answer is too long" in card
-    assert "The answer that stands, graded right: <q>no idea at all</q>" in card
+    assert 'The answer that stands, graded right: <q dir="auto">no idea at all</q>' in card
     assert card.count("The answer that stands") == 1
     assert "Marked right by your instructor on " in card
 

@@ -41,7 +41,7 @@ def test_to_check_marks_the_answer_with_its_language(client, instructor, spanish
 
     html = client.get(f"/admin/teaching/cohort/{cohort.pk}/to-check/").content.decode()
 
-    assert answer_elements(html) == ['<blockquote class="answer-text" lang="es">']
+    assert answer_elements(html) == ['<blockquote class="answer-text" lang="es" dir="auto">']
 
 
 def test_drill_down_marks_the_answer_with_its_language(client, instructor, spanish_answer):
@@ -51,7 +51,7 @@ def test_drill_down_marks_the_answer_with_its_language(client, instructor, spani
     url = f"/admin/teaching/cohort/{cohort.pk}/results/learner/{bea.pk}/"
     html = client.get(url).content.decode()
 
-    assert answer_elements(html) == ['<span class="answer-text" lang="es">']
+    assert answer_elements(html) == ['<span class="answer-text" lang="es" dir="auto">']
 
 
 def test_learners_card_marks_the_answer_with_its_language_after_a_switch(client, spanish_answer):
@@ -63,7 +63,7 @@ def test_learners_card_marks_the_answer_with_its_language_after_a_switch(client,
     html = client.get("/phase/10/").content.decode()
 
     assert answer_elements(question_card(html, "q-10-03")) == [
-        '<blockquote class="answer-text" lang="es">'
+        '<blockquote class="answer-text" lang="es" dir="auto">'
     ]
 
 
@@ -73,4 +73,4 @@ def test_attempts_admin_page_marks_the_answer_with_its_language(client, instruct
 
     html = client.get(f"/admin/progress/attempt/{attempt.pk}/change/").content.decode()
 
-    assert answer_elements(html) == ['<span class="answer-text" lang="es">']
+    assert answer_elements(html) == ['<span class="answer-text" lang="es" dir="auto">']

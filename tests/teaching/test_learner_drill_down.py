@@ -33,14 +33,16 @@ def test_a_long_free_answer_is_folded_after_its_start(
     html = client.get(f"/admin/teaching/cohort/{cohort.pk}/results/learner/{ana.pk}/").content
     html = html.decode()
 
-    start = html.index('<td class="answer-cell"><span class="answer-text" lang="en">identity x')
+    start = html.index(
+        '<td class="answer-cell"><span class="answer-text" lang="en" dir="auto">identity x'
+    )
     cell = html[start : html.index("</td>", start)]
     assert cell.index("…") < cell.index("<details>")  # the start, cut, then the fold
     assert len(cell[cell.index("identity") : cell.index("…")]) < 280
     assert f"<summary>{summary}</summary>" in cell
     assert cell.count("end") == 1 and "x" * 9000 in cell  # the whole, once, folded
     # A short one stays whole.
-    whole = f'<span class="answer-text" lang="en">{short.text}</span>'
+    whole = f'<span class="answer-text" lang="en" dir="auto">{short.text}</span>'
     assert f'<td class="answer-cell">{whole}</td>' in html
 
 

@@ -41,7 +41,7 @@ def test_a_free_attempt_names_the_mentions_found_and_missed(client, instructor, 
     html = page(client, instructor, f"/admin/progress/attempt/{attempt.pk}/change/")
 
     assert field(html, "Answer") == (
-        '<span class="answer-text" lang="en">'
+        '<span class="answer-text" lang="en" dir="auto">'
         "The embedding row gets a huge gradient.<br>&lt;b&gt;x&lt;/b&gt;</span>"
     )
     found = field(html, "What the grader found").split("<br>")

@@ -1,0 +1,41 @@
+"""What a learner wrote is shown in its own writing direction: an answer in Arabic or
+Hebrew, or one that ends in such words, is laid out right to left where the page quotes
+it, instead of taking the page's left-to-right order ("(3σ)." and the final full stop
+landed on the wrong side; learner walk 37)."""
+
+import re
+
+import pytest
+
+from tests.factories import answer
+from tests.html import question_card
+
+pytestmark = pytest.mark.django_db
+
+RTL = "ثلاثة انحرافات معيارية فوق المتوسط (3σ). שלוש סטיות תקן."
+
+
+def test_the_feedback_quotes_the_answer_in_its_own_direction(
+    seeds_imported, learner, learner_client
+):
+    answer(learner, "q-19-02", text=RTL)
+
+    card = question_card(learner_client.get("/phase/19/").content.decode(), "q-19-02")
+
+    quoted = re.search(r'<blockquote class="answer-text"[^>]*>', card)
+    assert quoted, card
+    assert 'dir="auto"' in quoted.group(0)
+
+
+def test_the_answer_box_and_the_answer_that_stands_take_the_texts_direction(
+    seeds_imported, learner, learner_client, post_answer
+):
+    answer(learner, "q-19-02", text=RTL)
+
+    post_answer("q-19-02", text="x" * 10_001)  # refused: the form shows what stands
+    card = question_card(learner_client.get("/phase/19/").content.decode(), "q-19-02")
+
+    box = re.search(r"<textarea [^>]*>", card)
+    assert box, card
+    assert 'dir="auto"' in box.group(0)
+    assert f'<q dir="auto">{RTL}</q>' in card
