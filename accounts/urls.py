@@ -2,8 +2,7 @@
 
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_not_required
-from django.urls import path, reverse_lazy
-from django.utils.text import format_lazy
+from django.urls import path
 
 from . import views
 from .forms import LoginForm
@@ -22,14 +21,7 @@ urlpatterns = [
         ),
         name="login",
     ),
-    # The login page it lands on says the logout happened (UX walk 34).
-    path(
-        "logout/",
-        auth_views.LogoutView.as_view(
-            next_page=format_lazy("{}?reason=logged_out", reverse_lazy("accounts:login"))
-        ),
-        name="logout",
-    ),
+    path("logout/", views.logout_view, name="logout"),
     path("password/", views.PasswordChangeView.as_view(), name="password_change"),
     path(
         "password/done/",

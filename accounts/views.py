@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse, reverse_lazy
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.utils.text import format_lazy
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -209,6 +210,55 @@ def language_set(request: HttpRequest) -> HttpResponse:
             request.session.pop(SESSION_LANGUAGE, None)
         language_cookie_set(response, language)
     return response
+
+
+# The header's two forms, from a page opened before a new login on this browser, fail the
+# CSRF check: the refusal (portal.errors.csrf_failure, which calls these for a logged-in
+# user) offers the same button again, with a token that passes. It had no header and only
+# said to go back and reload: a learner who asked to log out stayed logged in, with no
+# button to do it (learner walk 37).
+AUTONYMS = {"en": "English", "es": "Español"}  # as the header's switch names them
+
+
+def _language_again(request: HttpRequest) -> dict | None:
+    language = request.POST.get("language", "")
+    if language not in AUTONYMS:
+        return None
+    message = _(
+        "For your safety the portal did not accept that form, probably because someone "
+        "logged in on this browser after the page was opened, so the language did not change."
+    )
+    button = {"label": AUTONYMS[language], "name": "language", "value": language}
+    return {
+        "again": {
+            **button,
+            "action": reverse("accounts:language"),
+            "message": message,
+            "next": request.POST.get("next", ""),
+        }
+    }
+
+
+language_set.csrf_kept = _language_again
+
+# The login page it lands on says the logout happened (UX walk 34).
+logout_view = auth_views.LogoutView.as_view(
+    next_page=format_lazy("{}?reason=logged_out", reverse_lazy("accounts:login"))
+)
+
+
+def _logout_again(request: HttpRequest) -> dict:
+    message = _(
+        "For your safety the portal did not accept that form, probably because someone "
+        "logged in on this browser after the page was opened, so you are still logged in "
+        "as %(username)s."
+    ) % {"username": request.user.get_username()}
+    return {
+        "again": {"action": reverse("accounts:logout"), "label": _("Log out"), "message": message}
+    }
+
+
+logout_view.csrf_kept = _logout_again
 
 
 @require_http_methods(["GET", "HEAD", "POST"])
