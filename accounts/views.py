@@ -1,5 +1,6 @@
 """Account pages: setup link, invite, new-password link, language switch. Login, logout and password
-change are Django's own views with our templates (see urls.py)."""
+change are Django's own views with our templates (see urls.py; logout is made here, where its
+CSRF refusal offers the button again)."""
 
 from urllib.parse import urlsplit
 
