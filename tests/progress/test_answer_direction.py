@@ -27,15 +27,13 @@ def test_the_feedback_quotes_the_answer_in_its_own_direction(
     assert 'dir="auto"' in quoted.group(0)
 
 
-def test_the_answer_box_and_the_answer_that_stands_take_the_texts_direction(
+def test_the_answer_that_stands_takes_the_texts_direction(
     seeds_imported, learner, learner_client, post_answer
 ):
+    # (Not the answer box: see _question.html, a pasted megabyte made typing crawl.)
     answer(learner, "q-19-02", text=RTL)
 
     post_answer("q-19-02", text="x" * 10_001)  # refused: the form shows what stands
     card = question_card(learner_client.get("/phase/19/").content.decode(), "q-19-02")
 
-    box = re.search(r"<textarea [^>]*>", card)
-    assert box, card
-    assert 'dir="auto"' in box.group(0)
     assert f'<q dir="auto">{RTL}</q>' in card
