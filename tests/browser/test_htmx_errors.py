@@ -17,14 +17,14 @@ TEXTS = {
         "check": "Check answer",
         "out_of_date": "This form was out of date, so your answer was not sent.",
         "retired": "This question (q-10-01) has been retired",
-        "expired": "Your session expired; what you typed was kept.",
+        "expired": "Your session ended; your answer was kept.",
         "login": "Log in",
     },
     "es": {
         "check": "Comprobar respuesta",
         "out_of_date": "Este formulario estaba desactualizado, así que tu respuesta no se envió.",
         "retired": "Esta pregunta (q-10-01) se ha retirado",
-        "expired": "Tu sesión caducó; lo que escribiste se ha guardado.",
+        "expired": "Tu sesión terminó; tu respuesta se ha guardado.",
         "login": "Iniciar sesión",
     },
 }

@@ -99,7 +99,7 @@ def test_expired_session_htmx_get_sends_the_page_to_login(seeds_imported, client
 def test_login_page_says_the_session_expired(db, client):
     response = client.get("/login/?next=/phase/10/&reason=expired")
 
-    assert "Your session expired; what you typed was kept." in response.content.decode()
+    assert "Your session ended; your answer was kept." in response.content.decode()
 
 
 def test_token_after_logout_and_new_login_keeps_the_answer_and_records_nothing(
