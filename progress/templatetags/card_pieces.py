@@ -158,6 +158,14 @@ def numeric_unit(revision) -> str:
     return revision.unit(translation.get_language() or "en")
 
 
+@register.filter
+def isolated(text) -> str:
+    """A learner's words quoted inside a sentence of ours, in a <bdi>: words in Arabic or
+    Hebrew keep their own direction without turning the quote marks and brackets of the
+    sentence round them (learner walk 37)."""
+    return format_html("<bdi>{}</bdi>", text)
+
+
 # Quote marks an instructor may already have put round a whole reason («…», “…”, "…",
 # ‘…’, „…“, ‹…›): the reason is then shown as written, not quoted a second time.
 QUOTE_PAIRS = ("«»", "“”", '""', "‘’", "„“", "‹›")

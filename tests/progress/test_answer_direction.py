@@ -37,3 +37,22 @@ def test_the_answer_that_stands_takes_the_texts_direction(
     card = question_card(learner_client.get("/phase/19/").content.decode(), "q-19-02")
 
     assert f'<q dir="auto">{RTL}</q>' in card
+
+
+@pytest.mark.parametrize(
+    ("text", "quoted"),
+    [
+        ("the residual keeps an identty path", "found despite a typo: “<bdi>identty</bdi>”"),
+        ("it is not the identity", "where your answer says “<bdi>identity</bdi>”"),
+    ],
+)
+def test_the_learners_words_quoted_in_a_sentence_keep_their_own_direction(
+    seeds_imported, learner, learner_client, text, quoted
+):
+    # Right-to-left words quoted inside the feedback's sentences turned its quote marks
+    # and brackets round (learner walk 37): each quote is isolated, whatever its script.
+    answer(learner, "q-10-03", text=text)
+
+    card = question_card(learner_client.get("/phase/10/").content.decode(), "q-10-03")
+
+    assert quoted in " ".join(card.split()), card

@@ -11,8 +11,8 @@ pytestmark = pytest.mark.django_db
 @pytest.mark.parametrize(
     ("language", "says"),
     [
-        ("en", "Your answer says “2 Sigma”, which makes it wrong."),
-        ("es", "Tu respuesta dice «2 Sigma», y eso la hace incorrecta."),
+        ("en", "Your answer says “<bdi>2 Sigma</bdi>”, which makes it wrong."),
+        ("es", "Tu respuesta dice «<bdi>2 Sigma</bdi>», y eso la hace incorrecta."),
     ],
 )
 def test_a_rejection_quotes_the_learners_own_words(
@@ -30,8 +30,8 @@ def test_a_rejection_quotes_the_learners_own_words(
 @pytest.mark.parametrize(
     ("language", "says"),
     [
-        ("en", "(where your answer says “normalization”)"),
-        ("es", "(donde tu respuesta dice «normalization»)"),
+        ("en", "(where your answer says “<bdi>normalization</bdi>”)"),
+        ("es", "(donde tu respuesta dice «<bdi>normalization</bdi>»)"),
     ],
 )
 def test_a_mention_read_as_the_opposite_quotes_the_words_read_so(

@@ -239,7 +239,7 @@ def test_free_feedback_marks_matches_in_place_and_says_negated_and_typo(
 
     typo = post_answer("q-10-03", text="the identiy path is kept").content.decode()
     assert "<mark>" in typo
-    assert "found despite a typo: “identiy”" in typo
+    assert "found despite a typo: “<bdi>identiy</bdi>”" in typo
 
 
 def test_two_typos_in_one_mention_are_two_notes_apart(seeds_imported, post_answer):
@@ -248,7 +248,7 @@ def test_two_typos_in_one_mention_are_two_notes_apart(seeds_imported, post_answe
     html = post_answer("q-10-03", text="The residul path is an identty, so it is untuched.")
     text = " ".join(html.content.decode().split())
 
-    assert "“identty”)</span> <span" in text and "“untuched”)" in text
+    assert "“<bdi>identty</bdi>”)</span> <span" in text and "“<bdi>untuched</bdi>”)" in text
     assert ")</span><span" not in text
 
 
@@ -261,7 +261,7 @@ def test_a_contradicted_negative_phrasing_is_the_one_named(seeds_imported, post_
     text = " ".join(html.content.decode().split())
 
     assert "your answer says the opposite: not normalized / …" in text
-    assert "(where your answer says “normalization”)" in text
+    assert "(where your answer says “<bdi>normalization</bdi>”)" in text
 
 
 def test_typing_after_login_supersedes_what_was_kept_while_logged_out(

@@ -174,7 +174,7 @@ def test_to_check_page_shows_answer_marks_verdict_and_doubt(client, cohort, inst
     assert "the residual keeps an <mark>identty</mark> path" in html
     # The mention named by its first English phrasings: the page is in English.
     assert "found: identity / unit gain / gain of one / …" in html
-    assert "(found despite a typo: “identty”)" in html
+    assert "(found despite a typo: “<bdi>identty</bdi>”)" in html
     assert "<strong>right</strong>" in html
     assert "<li>right only through a word read as a typo</li>" in html
     assert "Confirm: right" in html and "Override: wrong…" in html
@@ -184,8 +184,12 @@ def test_to_check_page_shows_answer_marks_verdict_and_doubt(client, cohort, inst
 @pytest.mark.parametrize(
     ("language", "said", "where"),
     [
-        ("en", "the answer says the opposite: not normalized", "(where it says “normalization”)"),
-        ("es", "la respuesta dice lo contrario: sin ", "(donde dice «normalization»)"),
+        (
+            "en",
+            "the answer says the opposite: not normalized",
+            "(where it says “<bdi>normalization</bdi>”)",
+        ),
+        ("es", "la respuesta dice lo contrario: sin ", "(donde dice «<bdi>normalization</bdi>»)"),
     ],
 )
 def test_to_check_says_which_negative_phrasing_the_answer_contradicts(
