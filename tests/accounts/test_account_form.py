@@ -46,3 +46,15 @@ def test_a_mismatch_is_still_said_under_the_confirmation(client):
 
     assert "didn’t match" in field_block(html, "password2")
     assert "didn’t match" not in field_block(html, "password1")
+
+
+def test_the_password_page_names_the_old_password_as_its_error_does_in_spanish(learner_client):
+    # The label read "Contraseña antigua" (Django's) and the error "La contraseña actual
+    # no es correcta" (ours): one password under two names (learner walk 37).
+    learner_client.post("/language/", {"language": "es", "next": "/"})
+
+    response = learner_client.post("/password/", {"old_password": "wrong", "new_password1": "x"})
+
+    html = response.content.decode()
+    assert "La contraseña actual no es correcta" in html
+    assert "Contraseña actual" in html and "Contraseña antigua" not in html
