@@ -98,10 +98,10 @@ class CohortToCheckAdminMixin:
         try:
             entry = verdict_confirm(attempt=attempt, by=request.user, seen=seen, request=request)
         except ValidationError as error:
+            problem = "; ".join(error.messages)
             if request.htmx:
-                problem = "; ".join(error.messages)
                 return self._row_done(request, cohort, attempt, problem, question, 409)
-            self.message_user(request, "; ".join(error.messages), messages.ERROR)
+            self.message_user(request, problem, messages.ERROR)
             return HttpResponseRedirect(back)
         message = _("Verdict on %(learner)s's answer at %(question)s confirmed: %(verdict)s.") % {
             "learner": attempt.learner.get_username(),
@@ -138,13 +138,12 @@ class CohortToCheckAdminMixin:
         the question it is narrowed to; how many wait in all, and in the list (at that
         question, when narrowed)."""
         questions = to_check_questions(cohort=cohort)
-        total_all = sum(w.count for w in questions)
-        if question is not None:
-            total = next((w.count for w in questions if w.question.code == question), 0)
+        waiting = {w.question.code: w.count for w in questions}
+        total_all = sum(waiting.values())
         return {
             "list_url": list_url(cohort, None),
             "questions": questions,
             "question": question,
             "total_all": total_all,
-            "total": total if question is not None else total_all,
+            "total": waiting.get(question, 0) if question else total_all,
         }
