@@ -15,6 +15,7 @@ import yaml
 from portal.languages import LANGUAGE_CODES
 
 from .documents import quoted, shortened
+from .yaml_slips import runaway
 
 MAX_FILE_BYTES = 1024 * 1024
 PARSE_SECONDS = 5
@@ -372,6 +373,8 @@ def read_document(raw: bytes) -> tuple[Any, int, str | None]:
     except Refused as exc:
         return None, exc.problem_mark.line + 1, exc.problem
     except yaml.MarkedYAMLError as exc:
+        if slip := runaway(text, exc):
+            return None, slip[0] + 1, f"not valid YAML: {slip[1]}"
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         reason = ", ".join(filter(None, [exc.context, exc.problem])) or "not valid YAML"

@@ -255,7 +255,8 @@ CASES = {
         None,
         "anchors and aliases are not allowed in quiz files",
     ),
-    "not YAML": ("title: {en: Pick B}", "title: {en: Pick B", 9, None, "not valid YAML"),
+    # Named on the line the { is left open on, not the next one, where YAML stopped.
+    "not YAML": ("title: {en: Pick B}", "title: {en: Pick B", 8, "q-01-01", "not valid YAML"),
     "pass_mentions out of range": (
         "      - [identity, identidad]\n",
         "      - [identity, identidad]\n    pass_mentions: 2\n",

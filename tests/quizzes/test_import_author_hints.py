@@ -321,3 +321,63 @@ def test_a_syntax_hint_reads_the_line_yaml_names_in_a_file_of_lone_cr(
     [error] = refuse(write_quiz(text))
 
     assert f"phase-01-basics.yaml:{line}: " in error and error.endswith(hint), error
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line", "question", "says"),
+    [
+        # A quote left open: YAML reads on to the next quote, in another question, and
+        # the message named that question (or none, at the end of the file) and its
+        # indentation (author walk 5).
+        (
+            "text: {en: Not this}",
+            "text: {en: 'Not this}",
+            11,
+            "q-01-01",
+            "the ' opened on this line is not closed on it, so YAML read on to line 21: "
+            "close the quote (a ' inside a '…' text is written twice)",
+        ),
+        (
+            "text: {en: Not this}",
+            'text: {en: "Not this}',
+            11,
+            "q-01-01",
+            'the " opened on this line is not closed on it, so YAML read on to the end of '
+            'the file: close the quote (a " inside a "…" text is written \\")',
+        ),
+        (
+            "title: {en: Pick B}",
+            "title: {en: Pick B,\n            es: 'Elige B}",
+            9,
+            "q-01-01",
+            "the ' opened on this line is not closed on it, so YAML read on to line 22",
+        ),
+        # A flow list or mapping left open.
+        (
+            "      - [identity, identidad]",
+            "      - [identity, identidad",
+            33,
+            "q-01-03",
+            "the '[' opened on this line is not closed: end it with ']' on this line "
+            "(YAML read on to line 34 looking for it)",
+        ),
+        # ' #' inside {…}: the comment hides the closing brace.
+        (
+            "text: {en: Not this}",
+            "text: {en: Not #1 this}",
+            11,
+            "q-01-01",
+            "' #' starts a YAML comment, so the rest of this line, with the '}' that closes "
+            "its '{', is not read: put the text in quotes",
+        ),
+    ],
+    ids=["single-quote", "double-quote-to-the-end", "second-line", "bracket", "comment"],
+)
+def test_a_quote_or_bracket_left_open_is_named_on_its_own_line(
+    write_quiz, old, new, line, question, says
+):
+    assert old in MINIMAL
+
+    [error] = refuse(write_quiz(MINIMAL.replace(old, new, 1)))
+
+    assert f"phase-01-basics.yaml:{line}: {question}: not valid YAML: {says}" in error, error
