@@ -142,16 +142,20 @@ class QuestionWithProgressAdmin(QuestionAdmin):
             cohorts=None if cohorts is None else [name for name, _n in cohorts],
             **({"grader": GRADER_VERSION} if grader else {}),
         )
-        self.message_user(
-            request,
-            ngettext(
-                "%(n)d regrade entry recorded (%(right)d now right, %(wrong)d now wrong).",
-                "%(n)d regrade entries recorded (%(right)d now right, %(wrong)d now wrong).",
-                written,
-            )
-            % {"n": written, "right": plan.to_right, "wrong": plan.to_wrong},
-            messages.SUCCESS,
-        )
+        said = ngettext(
+            "%(n)d regrade entry recorded (%(right)d now right, %(wrong)d now wrong).",
+            "%(n)d regrade entries recorded (%(right)d now right, %(wrong)d now wrong).",
+            written,
+        ) % {"n": written, "right": plan.to_right, "wrong": plan.to_wrong}
+        # The attempts looked at and left as they stand (same verdict, or an instructor's):
+        # "0 entries recorded" alone read as if nothing had run (author walk 5).
+        if kept := plan.unchanged + plan.overridden + plan.confirmed:
+            said = said.removesuffix(".") + ngettext(
+                "; %(n)d other attempt checked: its verdict stands.",
+                "; %(n)d other attempts checked: their verdicts stand.",
+                kept,
+            ) % {"n": kept}
+        self.message_user(request, said, messages.SUCCESS)
         return None
 
 

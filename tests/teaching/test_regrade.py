@@ -508,3 +508,42 @@ def test_regrade_skips_attempts_at_options_lettered_again(seeds_imported):
         "Key changed with nothing to regrade (kind changed, or options added, removed or "
         "lettered again): q-10-01; their attempts stand as graded"
     ) in said
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "en",
+            "1 regrade entry recorded (0 now right, 1 now wrong); "
+            "1 other attempt checked: its verdict stands.",
+        ),
+        (
+            "es",
+            "1 recalificación registrada (correctas ahora: 0; incorrectas ahora: 1); "
+            "1 intento más revisado: su veredicto se mantiene.",
+        ),
+    ],
+)
+def test_regrade_admin_says_how_many_attempts_it_checked_and_left(
+    client, seeds_imported, language, said
+):
+    """A regrade that changes nothing said only "0 regrade entries recorded (0 now right,
+    0 now wrong)": the attempts it looked at, whose verdicts stand (and which Key changes
+    stops listing), went unsaid, as if nothing had run (author walk 5)."""
+    ana, carl = UserFactory(username="ana"), UserFactory(username="carl")
+    answer(ana, "q-10-01", keys=["B"])  # right under r1, wrong under r2
+    answer(carl, "q-10-01", keys=["C"])  # wrong under both
+    move_key_from_b_to_a(seeds_imported)
+    client.force_login(
+        UserFactory(username="boss", is_staff=True, is_superuser=True, profile=language)
+    )
+    question = Question.objects.get(code="q-10-01")
+    data = {"action": "regrade", "_selected_action": [question.pk]}
+
+    confirm = client.post("/admin/quizzes/question/", data)
+    done = client.post(
+        "/admin/quizzes/question/", data | {"confirm": "yes", "basis": basis(confirm)}, follow=True
+    )
+
+    assert said in " ".join(done.content.decode().split())
