@@ -22,6 +22,7 @@ from audit.enums import AuditKind
 from audit.models import AuditEvent
 from audit.services import audit_record
 from portal.admin import BoundedIdsAdminMixin, ChangelistInputMixin, ReadOnlyAdminMixin
+from progress.enums import VerdictSource
 from progress.models import Attempt, Regrade
 from quizzes.grading import mention_label
 
@@ -179,11 +180,11 @@ class RegradeAdmin(
         "question",
         "kind",
         "verdict_change",
-        "reason",
+        "reason_shown",
         "by",
     ]
     list_filter = ["kind"]
-    list_select_related = ["attempt__learner", "attempt__question", "by"]
+    list_select_related = ["attempt__learner", "attempt__question", "by", "revision"]
     fields = readonly_fields = [
         "attempt",
         "kind",
@@ -210,6 +211,13 @@ class RegradeAdmin(
     @admin.display(description=_("question"), ordering="attempt__question__code")
     def question(self, entry):
         return entry.attempt.question.code
+
+    @admin.display(description=_("reason"), ordering="reason")
+    def reason_shown(self, entry):
+        # A regrade by an edited key has no reason typed: the key it applied is its reason.
+        if entry.reason or entry.revision is None or entry.kind != VerdictSource.REGRADE:
+            return entry.reason or self.get_empty_value_display()
+        return _("the key of revision %(n)d") % {"n": entry.revision.number}
 
     @admin.display(description=_("old → new verdict"))
     def verdict_change(self, entry):

@@ -287,7 +287,7 @@ def test_regrade_list_shows_the_override_and_its_reason(client, free_attempt, in
 
     assert '<td class="field-kind">instructor&#x27;s override</td>' in html
     assert '<td class="field-verdict_change">wrong → right</td>' in html
-    assert '<td class="field-reason">same idea</td>' in html
+    assert '<td class="field-reason_shown">same idea</td>' in html
 
 
 @pytest.mark.parametrize("language", ["en", "es"])

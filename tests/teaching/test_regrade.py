@@ -389,6 +389,21 @@ def test_regrade_list_reads_learner_question_and_verdicts(admin_client, edited):
     assert '<td class="field-verdict_change">wrong → right</td>' in html
 
 
+def test_regrade_list_names_the_key_a_regrade_applied(client, edited):
+    """A regrade by an edited key has no reason typed by anyone: its row read "regrade,
+    wrong → right, -, -", nothing saying what turned the verdict (author walk 5). It
+    names the key now, in the instructor's language; an override keeps its reason."""
+    call_command("regrade", "q-10-01", stdout=StringIO())
+    client.force_login(UserFactory(username="profe", is_staff=True, is_superuser=True))
+
+    english = " ".join(client.get("/admin/progress/regrade/").content.decode().split())
+    client.post("/language/", {"language": "es", "next": "/admin/"})
+    spanish = " ".join(client.get("/admin/progress/regrade/").content.decode().split())
+
+    assert english.count('<td class="field-reason_shown">the key of revision 2</td>') == 2
+    assert spanish.count('<td class="field-reason_shown">la clave de la revisión 2</td>') == 2
+
+
 def test_attempt_verdict_is_the_newest_entry(edited):
     call_command("regrade", "q-10-01", stdout=StringIO())
     attempt = Attempt.objects.get(learner=edited["ana"], question__code="q-10-01")
