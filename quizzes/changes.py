@@ -203,16 +203,13 @@ def content_changes(old: dict[str, Any], new: dict[str, Any], *, wording=True) -
         lines.append(_("pass_mentions: %(old)s → %(new)s") % {"old": was, "new": now})
     lines += _mention_changes(True, old.get("reject"), new.get("reject"))
     if _numeric(old) != _numeric(new):
-        (answer, tolerance), (new_answer, new_tolerance) = _numeric(old), _numeric(new)
-        lines.append(
-            _("answer: %(old)s ± %(old_tolerance)s → %(new)s ± %(new_tolerance)s")
-            % {
-                "old": answer,
-                "old_tolerance": tolerance,
-                "new": new_answer,
-                "new_tolerance": new_tolerance,
-            }
+        # A side that is no numeric question (its kind changed) has no answer: "—", not
+        # Python's "None ± 0" (author walk 5).
+        was, now = (
+            "—" if answer is None else f"{answer} ± {tolerance}"
+            for answer, tolerance in (_numeric(old), _numeric(new))
         )
+        lines.append(_("answer: %(old)s → %(new)s") % {"old": was, "new": now})
     # Each language's unit as it was and is: "unit changed" said neither (author walk 3
     # of round 3); a Spanish unit added is "unit (es): — → GB".
     units = [_texts((content.get("numeric") or {}).get("unit")) for content in (old, new)]

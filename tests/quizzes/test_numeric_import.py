@@ -318,6 +318,16 @@ def test_key_changed_numeric_answer_or_tolerance(new, changed, lines):
     assert content_changes(old, new) == lines
 
 
+def test_a_kind_changed_to_or_from_numeric_says_the_answer_is_gone_or_new():
+    """A numeric question made free read "answer: 65504 ± 0.1% → None ± 0" in the plan:
+    Python's None, and a tolerance nobody wrote (author walk 5)."""
+    free = {"kind": "free", "options": [], "expected": [["identity"]], "numeric": None}
+    numeric = content(answer=3.5, tolerance=0.05)
+
+    assert "answer: 3.5 ± 0.05 → —" in content_changes(numeric, free)
+    assert "answer: — → 3.5 ± 0.05" in content_changes(free, numeric)
+
+
 def test_export_mirrors_numeric_question_in_both_languages(tmp_path):
     call_command(
         "export_mirrors", "--source", str(NUMERIC_DIR), "--out", str(tmp_path), stdout=StringIO()
