@@ -5,6 +5,8 @@ on and says what to do there."""
 
 from __future__ import annotations
 
+import re
+
 import yaml
 
 CLOSE_QUOTE = {
@@ -12,6 +14,8 @@ CLOSE_QUOTE = {
     '"': 'close the quote (a " inside a "…" text is written \\")',
 }
 _CLOSING = {"{": "}", "[": "]"}
+# The line breaks YAML counts lines by (its marks' lines are counted so).
+_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 
 
 def runaway(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, str] | None:
@@ -39,7 +43,7 @@ def runaway(text: str, exc: yaml.MarkedYAMLError) -> tuple[int, str] | None:
             "looking for it)"
         )
     index, quote = slip
-    line = text.count("\n", 0, index)
+    line = len(_BREAK.findall(text, 0, index))
     if quote:
         return line, _unclosed_quote(quote, stopped, text)
     return line, (
@@ -74,14 +78,14 @@ def _first_slip(text: str, start: int, stop: int) -> tuple[int, str] | None:
                 if quote == "'" and text[index + 1 : index + 2] == "'":
                     index += 2
                     continue
-                if "\n" in text[opened:index]:
+                if _BREAK.search(text, opened, index):
                     return opened, quote
                 quote = ""
         elif char in "'\"" and last in ("", "{", "[", ",", ":"):
             quote, opened = char, index  # a quoted text starts only where a value may
-        elif char == "#" and text[index - 1 : index] in (" ", "\t", "\n"):
+        elif char == "#" and text[index - 1 : index] in (" ", "\t", "\n", "\r"):
             return index, ""
-        elif char not in " \t\r\n":
+        elif char not in " \t" and not _BREAK.match(char):
             last = char
         index += 1
     return (opened, quote) if quote else None
