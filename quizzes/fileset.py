@@ -13,6 +13,7 @@ from pathlib import Path
 from . import grading
 from .documents import KnownFile, PhaseDoc, Problem, QuizSet, SkippedFile, phase_doc
 from .grading.vocabulary import VOCABULARY_FILE, vocabulary_load
+from .number_slips import ambiguous_number_problems
 from .rules import (
     example_problems,
     file_name_problems,
@@ -146,7 +147,7 @@ def load_file(
     if any(p.message.startswith("unknown format") for p in found):
         problems.extend(found)
         return None
-    ruled = question_problems_at(data, shown)
+    ruled = question_problems_at(data, shown) + ambiguous_number_problems(raw, data, shown)
     found += file_name_problems(data, path.name, shown) + [problem for _, problem in ruled]
     found += unseen_text_problems(data, ("title",), None, shown)
     if found:

@@ -365,3 +365,39 @@ def test_import_exponent_hint_names_a_number_yaml_reads_as_one(text):
 
     assert problem is None
     assert data["answer"] == float(text)
+
+
+@pytest.mark.parametrize(
+    ("new", "line", "written"),
+    [
+        ("answer: 65.504", 38, "write 65504, or 65.5040 for the decimal"),
+        ("answer: -1.000  # a thousand", 38, "write -1000, or -1.0000 for the decimal"),
+        ("tolerance: 1.500", 39, "write 1500, or 1.5000 for the decimal"),
+    ],
+)
+def test_a_number_a_learner_could_not_write_is_refused_in_the_key(write_quiz, new, line, written):
+    """`answer: 65.504` (a Spanish author's sixty-five thousand) was taken as 65.504
+    without a word, while a learner who writes 65.504 is told it reads two ways: every
+    answer of 65504 was graded wrong (author walk 5)."""
+    field = new.split(":")[0]
+    old = {"answer": "answer: 3.5", "tolerance": "tolerance: 0.05"}[field]
+    number = new.split(":")[1].split("#")[0].strip()
+
+    [error] = refuse(write_quiz(MINIMAL + NUMERIC.replace(old, new, 1)))
+
+    assert error.endswith(
+        f"phase-01-basics.yaml:{line}: q-01-04: '{field}' {number} reads two ways, as a "
+        "learner's answer would (a thousands mark in Spanish, a decimal mark in English): "
+        + written
+    ), error
+
+
+@pytest.mark.parametrize("new", ["answer: 0.125", "answer: 1.2500", "answer: 1000", "answer: 3.5"])
+def test_a_number_that_reads_one_way_is_taken(write_quiz, new):
+    text = MINIMAL + NUMERIC.replace("answer: 3.5", new, 1).replace(
+        '      - {answer: "3,5", right: true}\n', ""
+    )
+
+    call_command("import_quizzes", str(write_quiz(text)), stdout=StringIO())
+
+    assert Question.objects.filter(code="q-01-04").exists()
