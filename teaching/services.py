@@ -325,10 +325,16 @@ def _already_checked(entries, by) -> str:
         return _("This verdict is not waiting to be checked: the grader was sure of it.")
     last = max(checked, key=lambda entry: entry.pk)
     if last.by_id == by.pk:
-        return _("You have already checked this verdict.")
-    if last.by_id is None:
-        return _("An instructor has already checked this verdict.")
-    return _("%(name)s has already checked this verdict.") % {"name": last.by.get_username()}
+        who = _("You have already checked this verdict.")
+    elif last.by_id is None:
+        who = _("An instructor has already checked this verdict.")
+    else:
+        who = _("%(name)s has already checked this verdict.") % {"name": last.by.get_username()}
+    # What it is now: an override in another tab may have turned it (author walk 5).
+    now = _("Verdict now: %(verdict)s.") % {
+        "verdict": _("right") if last.new_correct else _("wrong")
+    }
+    return f"{who} {now}"
 
 
 def verdict_confirm(*, attempt: Attempt, by, seen: int | None = None, request=None) -> Regrade:

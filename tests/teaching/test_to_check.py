@@ -142,8 +142,8 @@ def test_verdict_confirm_refuses_a_sure_or_checked_verdict(cohort, instructor):
     assert refusals == [
         "This verdict is not waiting to be checked: the grader was sure of it.",
         "This verdict is not waiting to be checked: the grader was sure of it.",
-        "You have already checked this verdict.",
-        "teach ya ha revisado este veredicto.",
+        "You have already checked this verdict. Verdict now: right.",
+        "teach ya ha revisado este veredicto. Veredicto actual: correcta.",
     ]
     assert Regrade.objects.count() == 1
 
@@ -310,6 +310,23 @@ def test_confirm_twice_with_htmx_says_so(client, cohort, instructor):
     assert response.status_code == 409
     assert "You have already checked this verdict." in response.content.decode()
     assert Regrade.objects.count() == 1
+
+
+def test_confirm_after_an_override_in_another_tab_says_the_verdict_now(client, cohort, instructor):
+    """To check open in two tabs: an answer overridden to right in one, then "Confirm:
+    wrong" in the other, said only "You have already checked this verdict.", which read
+    as if the confirmed wrong stood (author walk 5)."""
+    attempt = answer(learner_in(cohort, "ana"), "q-10-03", text=NEGATED)
+    verdict_override(attempt=attempt, correct=True, reason="same idea", by=instructor)
+    client.force_login(instructor)
+
+    response = client.post(
+        confirm_url(cohort, attempt), {"seen": 0}, headers={"HX-Request": "true"}
+    )
+
+    assert response.status_code == 409
+    html = response.content.decode()
+    assert "You have already checked this verdict. Verdict now: right." in html
 
 
 def test_confirm_without_htmx_redirects_to_the_list_with_a_message(client, cohort, instructor):
