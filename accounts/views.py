@@ -15,8 +15,8 @@ from django.shortcuts import redirect, render
 from django.urls import Resolver404, resolve, reverse, reverse_lazy
 from django.utils import translation
 from django.utils.http import url_has_allowed_host_and_scheme
-from django.utils.text import format_lazy
-from django.utils.translation import get_language
+from django.utils.text import capfirst, format_lazy
+from django.utils.translation import get_language, get_language_info
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.debug import sensitive_post_parameters
@@ -24,6 +24,7 @@ from django.views.decorators.debug import sensitive_post_parameters
 from audit.enums import AuditKind
 from audit.services import audit_record
 from portal.http import require_http_methods, require_POST
+from portal.languages import LANGUAGE_CODES
 
 from .enums import InviteRole, Language
 from .forms import (
@@ -218,18 +219,17 @@ def language_set(request: HttpRequest) -> HttpResponse:
 # user) offers the same button again, with a token that passes. It had no header and only
 # said to go back and reload: a learner who asked to log out stayed logged in, with no
 # button to do it (learner walk 37).
-AUTONYMS = {"en": "English", "es": "Español"}  # as the header's switch names them
-
-
 def _language_again(request: HttpRequest) -> dict | None:
     language = request.POST.get("language", "")
-    if language not in AUTONYMS:
+    if language not in LANGUAGE_CODES:
         return None
     message = _(
         "For your safety the portal did not accept that form, probably because someone "
         "logged in on this browser after the page was opened, so the language did not change."
     )
-    button = {"label": AUTONYMS[language], "name": "language", "value": language}
+    # Named in itself, as the header's switch names it: "English", "Español".
+    label = capfirst(get_language_info(language)["name_local"])
+    button = {"label": label, "name": "language", "value": language}
     return {
         "again": {
             **button,
